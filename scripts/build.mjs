@@ -1,0 +1,29 @@
+// Bundles the language server, the CLI and the VS Code client into dist/ with esbuild.
+// `node scripts/build.mjs [--production]`
+import * as esbuild from 'esbuild';
+import { existsSync, mkdirSync, chmodSync } from 'node:fs';
+
+const production = process.argv.includes('--production');
+const entries = [
+  { in: 'server/src/lsp/server.ts', out: 'dist/server.js' },
+  { in: 'server/src/cli/main.ts', out: 'dist/cli.js', banner: '#!/usr/bin/env node' },
+  { in: 'client/src/extension.ts', out: 'dist/extension.js', external: ['vscode'] },
+];
+mkdirSync('dist', { recursive: true });
+for (const e of entries) {
+  if (!existsSync(e.in)) continue;
+  await esbuild.build({
+    entryPoints: [e.in],
+    outfile: e.out,
+    bundle: true,
+    platform: 'node',
+    target: 'node20',
+    format: 'cjs',
+    sourcemap: !production,
+    minify: production,
+    external: e.external ?? [],
+    banner: e.banner ? { js: e.banner } : undefined,
+    logLevel: 'warning',
+  });
+  if (e.banner) chmodSync(e.out, 0o755);
+}

@@ -1,0 +1,26 @@
+// Runs every test/**/*.test.ts with node's own test runner (TypeScript through tsx).
+// `node scripts/run-tests.mjs [filter]`: a filter keeps only files whose path contains it.
+import { readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { spawnSync } from 'node:child_process';
+
+function walk(dir) {
+  const out = [];
+  for (const name of readdirSync(dir)) {
+    const p = join(dir, name);
+    if (name === 'node_modules' || name === 'fixtures') continue;
+    if (statSync(p).isDirectory()) out.push(...walk(p));
+    else if (name.endsWith('.test.ts')) out.push(p);
+  }
+  return out;
+}
+const filter = process.argv[2];
+const files = walk('test').filter((f) => !filter || f.includes(filter)).sort();
+if (files.length === 0) {
+  console.error('no test files found');
+  process.exit(1);
+}
+const r = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-reporter=spec', ...files], {
+  stdio: 'inherit',
+});
+process.exit(r.status ?? 1);
