@@ -1,7 +1,7 @@
 // Bundles the language server, the CLI and the VS Code client into dist/ with esbuild.
 // `node scripts/build.mjs [--production]`
 import * as esbuild from 'esbuild';
-import { existsSync, mkdirSync, chmodSync } from 'node:fs';
+import { existsSync, mkdirSync, chmodSync, writeFileSync } from 'node:fs';
 
 const production = process.argv.includes('--production');
 const entries = [
@@ -10,6 +10,8 @@ const entries = [
   { in: 'client/src/extension.ts', out: 'dist/extension.js', external: ['vscode'] },
 ];
 mkdirSync('dist', { recursive: true });
+// The package is ESM ("type": "module"); the bundles are CommonJS, as VS Code's extension host loads them.
+writeFileSync('dist/package.json', '{ "type": "commonjs" }\n');
 for (const e of entries) {
   if (!existsSync(e.in)) continue;
   await esbuild.build({
