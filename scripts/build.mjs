@@ -8,19 +8,23 @@ const entries = [
   { in: 'server/src/lsp/server.ts', out: 'dist/server.js' },
   { in: 'server/src/cli/main.ts', out: 'dist/cli.js', banner: '#!/usr/bin/env node' },
   { in: 'client/src/extension.ts', out: 'dist/extension.js', external: ['vscode'] },
+  // the layout picture webview's script: runs in the webview (a browser), not in Node
+  { in: 'client/src/webview/main.ts', out: 'dist/webview.js', platform: 'browser', format: 'iife' },
+  // the real-VS-Code test suite (test/e2e/run.mjs); not part of a --production (packaged) build
+  { in: 'test/e2e/suite/index.ts', out: 'dist/test/e2e-suite.js', external: ['vscode'], dev: true },
 ];
 mkdirSync('dist', { recursive: true });
 // The package is ESM ("type": "module"); the bundles are CommonJS, as VS Code's extension host loads them.
 writeFileSync('dist/package.json', '{ "type": "commonjs" }\n');
 for (const e of entries) {
-  if (!existsSync(e.in)) continue;
+  if (!existsSync(e.in) || (production && e.dev)) continue;
   await esbuild.build({
     entryPoints: [e.in],
     outfile: e.out,
     bundle: true,
-    platform: 'node',
-    target: 'node20',
-    format: 'cjs',
+    platform: e.platform ?? 'node',
+    target: e.platform === 'browser' ? 'es2022' : 'node20',
+    format: e.format ?? 'cjs',
     sourcemap: !production,
     minify: production,
     external: e.external ?? [],

@@ -132,6 +132,12 @@ export interface TupleExpr extends Node {
 /** Stands where an expression failed to parse; the parser has reported why. */
 export interface ErrorExpr extends Node {
   kind: 'Error';
+  /**
+   * What could be parsed of a broken construct (e.g. the receiver `A` of `A.` or `A.inv`), kept
+   * so that editor features (hover, go to definition, completion after `.`) still work there.
+   * Checks must treat the Error node as opaque and not evaluate `partial`.
+   */
+  partial?: Expr;
 }
 
 // --------------------------------------------------------------- declarations
@@ -263,6 +269,7 @@ export function children(n: AnyNode): AnyNode[] {
     case 'Index': return [n.receiver, ...n.indices];
     case 'Slice': return [...(n.start ? [n.start] : []), ...(n.stop ? [n.stop] : [])];
     case 'List': case 'Tuple': return n.items;
+    case 'Error': return n.partial ? [n.partial] : [];
     default: return [];
   }
 }

@@ -1,0 +1,72 @@
+// Offsets <-> 0-based {line, character} positions (UTF-16 units, as in LSP). Line breaks are
+// `\n`, `\r\n` and `\r`, as in the LSP specification.
+
+export interface Position {
+  /** 0-based line */
+  line: number;
+  /** 0-based UTF-16 offset inside the line */
+  character: number;
+}
+
+export class LineIndex {
+  /** offset of the first character of each line */
+  private readonly starts: number[];
+
+  constructor(readonly text: string) {
+    const starts = [0];
+    for (let i = 0; i < text.length; i++) {
+      const c = text.charCodeAt(i);
+      if (c === 10) starts.push(i + 1);
+      else if (c === 13) {
+        if (text.charCodeAt(i + 1) === 10) i++;
+        starts.push(i + 1);
+      }
+    }
+    this.starts = starts;
+  }
+
+  get lineCount(): number {
+    return this.starts.length;
+  }
+
+  /** the offset where `line` starts (clamped to the text) */
+  lineStart(line: number): number {
+    if (line <= 0) return 0;
+    if (line >= this.starts.length) return this.text.length;
+    return this.starts[line];
+  }
+
+  /** the position of `offset` (clamped to [0, text.length]) */
+  position(offset: number): Position {
+    const o = Math.max(0, Math.min(Number.isFinite(offset) ? Math.floor(offset) : 0, this.text.length));
+    let lo = 0;
+    let hi = this.starts.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (this.starts[mid] <= o) lo = mid;
+      else hi = mid - 1;
+    }
+    return { line: lo, character: o - this.starts[lo] };
+  }
+
+  /** the offset of a position; a character past the end of its line clamps to the line end */
+  offset(p: Position): number {
+    if (p.line < 0) return 0;
+    if (p.line >= this.starts.length) return this.text.length;
+    const start = this.starts[p.line];
+    const next = p.line + 1 < this.starts.length ? this.starts[p.line + 1] : this.text.length;
+    let end = next;
+    // the line's content ends before its line break
+    if (p.line + 1 < this.starts.length) {
+      end = next - 1;
+      if (end > start && this.text.charCodeAt(end) === 10 && this.text.charCodeAt(end - 1) === 13) end--;
+    }
+    return start + Math.max(0, Math.min(p.character, end - start));
+  }
+
+  /** `line:column`, both 1-based, as messages and the CLI print positions */
+  format(offset: number): string {
+    const p = this.position(offset);
+    return `${p.line + 1}:${p.character + 1}`;
+  }
+}

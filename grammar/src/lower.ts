@@ -1,0 +1,453 @@
+// CST -> AST. Tolerates the partial CSTs that error recovery produces: a missing expression
+// becomes an `Error` node (the parser has reported why), a missing closing bracket is ignored,
+// a declaration or statement without its name is dropped. Operator precedence is applied here
+// (the grammar keeps expressions flat), by precedence climbing over the operand/operator list.
+import type { CstNode, IToken } from 'chevrotain';
+import type * as ast from './ast.js';
+import type { Diagnostic } from './diagnostic.js';
+import { decodeString } from './lexer.js';
+
+type Children = Record<string, (CstNode | IToken)[] | undefined>;
+
+export class Lowering {
+  constructor(readonly diagnostics: Diagnostic[]) {}
+
+  // -------------------------------------------------------------- declarations
+
+  declaration(cst: CstNode): ast.Decl | undefined {
+    const c = cst.children as Children;
+    const inner = (c.paramDecl ?? c.letDecl ?? c.layoutDecl ?? c.permDecl)?.[0] as CstNode | undefined;
+    if (!inner) return undefined;
+    switch (inner.name) {
+      case 'paramDecl': return this.param(inner);
+      case 'letDecl': return this.named(inner, 'Let');
+      case 'layoutDecl': return this.named(inner, 'Layout');
+      case 'permDecl': return this.perm(inner);
+    }
+    return undefined;
+  }
+
+  private param(cst: CstNode): ast.ParamDecl | undefined {
+    const c = cst.children as Children;
+    const items: ast.ParamItem[] = [];
+    for (const n of nodes(c.paramItem)) {
+      const ic = n.children as Children;
+      const nameTok = tok(ic.Ident);
+      if (!nameTok) continue;
+      const name = ident(nameTok);
+      const value = this.expr(node(ic.expression), endOf(tok(ic.Eq)) ?? name.range.end);
+      const listNode = node(ic.list);
+      const candidates = listNode && tok(listNode.children.LBracket as IToken[]) ? this.list(listNode) : undefined;
+      const end = candidates ? candidates.range.end : Math.max(value.range.end, name.range.end);
+      items.push({ kind: 'ParamItem', range: { start: name.range.start, end }, name, value, ...(candidates ? { candidates } : {}) });
+    }
+    if (items.length === 0) return undefined;
+    const kw = tok(c.Param) ?? tok(c.Const)!;
+    return {
+      kind: 'Param',
+      range: { start: kw.startOffset, end: items[items.length - 1].range.end },
+      isConst: tok(c.Const) !== undefined,
+      items,
+    };
+  }
+
+  private named(cst: CstNode, kind: 'Let' | 'Layout'): ast.LetDecl | ast.LayoutDecl | undefined {
+    const c = cst.children as Children;
+    const nameTok = tok(c.Ident);
+    if (!nameTok) return undefined;
+    const name = ident(nameTok);
+    const value = this.expr(node(c.expression), endOf(tok(c.Eq)) ?? name.range.end);
+    const start = startOf(tok(c.Let) ?? tok(c.LayoutKw))!;
+    return { kind, range: { start, end: Math.max(value.range.end, name.range.end) }, name, value } as ast.LetDecl | ast.LayoutDecl;
+  }
+
+  private perm(cst: CstNode): ast.PermDecl | undefined {
+    const c = cst.children as Children;
+    const nameTok = tok(c.name);
+    if (!nameTok) return undefined;
+    const name = ident(nameTok);
+    const params = toks(c.params).map(ident);
+    const indices = toks(c.indices).map(ident);
+    const after = endOf(tok(c.Eq)) ?? endOf(tok(c.RBracket)) ?? last([name, ...params, ...indices]).range.end;
+    const body = this.expr(node(c.expression), after);
+    let inverse: ast.PermInverse | undefined;
+    const inv = node(c.permInverse);
+    if (inv) {
+      const ic = inv.children as Children;
+      const argTok = tok(ic.Ident);
+      if (argTok) {
+        const listNode = node(ic.list);
+        const results = listNode ? this.list(listNode, endOf(tok(ic.Eq)) ?? endOf(argTok)!).items : [];
+        const start = startOf(tok(ic.Inverse))!;
+        const end = Math.max(listNode ? rangeOf(listNode, argTok.startOffset).end : 0, endOf(tok(ic.Eq)) ?? 0, endOf(tok(ic.RParen)) ?? 0, endOf(argTok)!);
+        inverse = { kind: 'PermInverse', range: { start, end }, arg: ident(argTok), results };
+      }
+    }
+    const start = startOf(tok(c.Perm))!;
+    const end = Math.max(inverse?.range.end ?? 0, body.range.end, rangeOf(cst, start).end);
+    return { kind: 'Perm', range: { start, end }, name, params, indices, body, ...(inverse ? { inverse } : {}) };
+  }
+
+  /** The kernel header; parse.ts adds the bindings and the body range. */
+  kernelHeader(cst: CstNode): Omit<ast.KernelDecl, 'bindings' | 'bodyRange'> | undefined {
+    const c = cst.children as Children;
+    const nameTok = tok(c.name);
+    if (!nameTok) return undefined;
+    const targetTok = tok(c.target);
+    let target: ast.KernelDecl['target'];
+    if (targetTok) {
+      if (targetTok.image === 'cuda' || targetTok.image === 'triton' || targetTok.image === 'mlir') {
+        target = { value: targetTok.image, range: tokRange(targetTok) };
+      } else {
+        this.diagnostics.push({
+          code: 'parse/unknown-target',
+          severity: 'error',
+          message: `unknown target '${targetTok.image}': expected cuda, triton or mlir`,
+          range: tokRange(targetTok),
+        });
+      }
+    }
+    let template: ast.KernelDecl['template'];
+    const path = tok(c.StringLike);
+    const builtin = tok(c.builtin);
+    if (path && tok(c.Template)) template = { kind: 'file', path: this.string(path) };
+    else if (builtin && tok(c.Builtin)) template = { kind: 'builtin', name: ident(builtin) };
+    return {
+      kind: 'Kernel',
+      range: rangeOf(cst, nameTok.startOffset),
+      name: ident(nameTok),
+      ...(target ? { target } : {}),
+      ...(template ? { template } : {}),
+    };
+  }
+
+  /** The schedule header; parse.ts adds the steps and the body range. */
+  scheduleHeader(cst: CstNode): Omit<ast.ScheduleDecl, 'steps' | 'bodyRange'> | undefined {
+    const c = cst.children as Children;
+    const nameTok = tok(c.name);
+    if (!nameTok) return undefined;
+    let op: ast.ScheduleDecl['op'];
+    const opToks = toks(c.op);
+    const argsNode = node(c.args);
+    if (opToks.length > 0 && argsNode && tok(argsNode.children.LParen as IToken[])) {
+      const a = this.args(argsNode);
+      op = {
+        name: opToks.map((t) => t.image).join('.'),
+        range: { start: opToks[0].startOffset, end: endOf(opToks[opToks.length - 1])! },
+        args: a.args,
+      };
+    }
+    const gpuTok = tok(c.gpu);
+    return {
+      kind: 'Schedule',
+      range: rangeOf(cst, nameTok.startOffset),
+      name: ident(nameTok),
+      ...(op ? { op } : {}),
+      ...(gpuTok ? { gpu: ident(gpuTok) } : {}),
+    };
+  }
+
+  binding(cst: CstNode): ast.Binding | undefined {
+    const c = cst.children as Children;
+    const names = toks(c.Ident).map(ident);
+    if (names.length === 0) return undefined;
+    const value = this.expr(node(c.expression), endOf(tok(c.Eq)) ?? last(names).range.end);
+    return { kind: 'Binding', range: { start: names[0].range.start, end: Math.max(value.range.end, last(names).range.end) }, names, value };
+  }
+
+  step(cst: CstNode): ast.ScheduleStep | undefined {
+    const c = cst.children as Children;
+    const primTok = tok(c.primitive);
+    if (!primTok) return undefined;
+    const resultTok = tok(c.result);
+    const argsNode = node(c.args);
+    if (!argsNode || !tok(argsNode.children.LParen as IToken[])) return undefined;
+    const a = this.args(argsNode);
+    const start = resultTok ? resultTok.startOffset : primTok.startOffset;
+    return {
+      kind: 'Step',
+      range: { start, end: a.argsRange.end },
+      ...(resultTok ? { result: ident(resultTok) } : {}),
+      primitive: ident(primTok),
+      args: a.args,
+      argsRange: a.argsRange,
+    };
+  }
+
+  // -------------------------------------------------------------- expressions
+
+  /** `at`: where to put an Error node when the expression is missing altogether */
+  expr(cst: CstNode | undefined, at: number): ast.Expr {
+    if (!cst) return errorAt(at);
+    const c = cst.children as Children;
+    const operands = nodes(c.operand);
+    const ops = toks(c.BinaryOp);
+    if (operands.length === 0) return errorAt(at);
+    if (operands.length === 1 && ops.length === 0) return this.operand(operands[0], at);
+    return new Climber(this, operands, ops, at).run();
+  }
+
+  /** prefix operators are folded by the caller (Climber); this lowers primary + suffixes */
+  core(cst: CstNode, at: number): ast.Expr {
+    const c = cst.children as Children;
+    let e = this.primary(node(c.primary), at);
+    for (const s of nodes(c.suffix)) e = this.suffix(e, s);
+    return e;
+  }
+
+  operand(cst: CstNode, at: number): ast.Expr {
+    const prefixes = toks((cst.children as Children).PrefixOp);
+    if (prefixes.length === 0) return this.core(cst, at);
+    return new Climber(this, [cst], [], at).run();
+  }
+
+  private suffix(receiver: ast.Expr, cst: CstNode): ast.Expr {
+    const c = cst.children as Children;
+    const start = receiver.range.start;
+    if (c.Dot) {
+      const nameTok = tok(c.Ident);
+      const argsNode = node(c.args);
+      if (!nameTok || !argsNode || !tok(argsNode.children.LParen as IToken[])) {
+        const end = Math.max(receiver.range.end, endOf(nameTok) ?? endOf(tok(c.Dot)) ?? receiver.range.end);
+        return { kind: 'Error', range: { start, end }, partial: receiver };
+      }
+      const a = this.args(argsNode);
+      return { kind: 'MethodCall', range: { start, end: a.argsRange.end }, receiver, method: ident(nameTok), args: a.args, argsRange: a.argsRange };
+    }
+    const open = tok(c.LBracket)!;
+    const indices = nodes(c.indexItem).map((n) => this.indexItem(n, endOf(open)!));
+    const end = Math.max(rangeOf(cst, open.startOffset).end, indices.length ? last(indices).range.end : 0);
+    return { kind: 'Index', range: { start, end }, receiver, indices };
+  }
+
+  private indexItem(cst: CstNode, at: number): ast.Expr | ast.Slice {
+    const c = cst.children as Children;
+    const colon = tok(c.Colon);
+    const startNode = node(c.start);
+    const stopNode = node(c.stop);
+    if (!colon) return this.expr(startNode, at);
+    const start = startNode ? this.expr(startNode, at) : undefined;
+    const stop = stopNode ? this.expr(stopNode, endOf(colon)!) : undefined;
+    const r = { start: start ? start.range.start : colon.startOffset, end: stop ? stop.range.end : endOf(colon)! };
+    return { kind: 'Slice', range: r, ...(start ? { start } : {}), ...(stop ? { stop } : {}) };
+  }
+
+  private primary(cst: CstNode | undefined, at: number): ast.Expr {
+    if (!cst) return errorAt(at);
+    const c = cst.children as Children;
+    const i = tok(c.Int);
+    if (i) {
+      const digits = i.image.replace(/_/g, '');
+      if (!/^[0-9]+$/.test(digits)) return { kind: 'Error', range: tokRange(i) }; // reported by the lexer
+      return { kind: 'Int', range: tokRange(i), value: BigInt(digits), text: i.image };
+    }
+    const s = tok(c.StringLike);
+    if (s) return this.string(s);
+    const id = tok(c.Ident);
+    if (id) {
+      const argsNode = node(c.args);
+      if (argsNode && tok(argsNode.children.LParen as IToken[])) {
+        const a = this.args(argsNode);
+        return { kind: 'Call', range: { start: id.startOffset, end: a.argsRange.end }, callee: ident(id), args: a.args, argsRange: a.argsRange };
+      }
+      return { kind: 'Name', range: tokRange(id), name: id.image };
+    }
+    const p = node(c.parens);
+    if (p) return this.parens(p, at);
+    const l = node(c.list);
+    if (l) return this.list(l);
+    const f = node(c.ifExpr);
+    if (f) return this.ifExpr(f, at);
+    return errorAt(at);
+  }
+
+  private parens(cst: CstNode, at: number): ast.Expr {
+    const c = cst.children as Children;
+    const open = tok(c.LParen);
+    const inner = open ? endOf(open)! : at;
+    const exprs = nodes(c.expression);
+    const items: ast.Expr[] = [];
+    let pos = inner;
+    for (const n of exprs) {
+      const e = this.expr(n, pos);
+      items.push(e);
+      pos = e.range.end;
+    }
+    if (items.length === 0) items.push(errorAt(inner));
+    if (toks(c.Comma).length === 0) return items[0];
+    return { kind: 'Tuple', range: rangeOf(cst, inner), items };
+  }
+
+  list(cst: CstNode, at = 0): ast.ListExpr {
+    const c = cst.children as Children;
+    const open = tok(c.LBracket);
+    const r = rangeOf(cst, at);
+    const items = this.items(node(c.items), endOf(open) ?? r.start);
+    return { kind: 'List', range: { start: r.start, end: Math.max(r.end, items.length ? last(items).range.end : 0) }, items };
+  }
+
+  args(cst: CstNode): { args: ast.Expr[]; argsRange: ast.Range } {
+    const c = cst.children as Children;
+    const open = tok(c.LParen)!;
+    const args = this.items(node(c.items), endOf(open)!);
+    const r = rangeOf(cst, open.startOffset);
+    return { args, argsRange: { start: r.start, end: Math.max(r.end, args.length ? last(args).range.end : 0) } };
+  }
+
+  private items(cst: CstNode | undefined, at: number): ast.Expr[] {
+    if (!cst) return [];
+    const out: ast.Expr[] = [];
+    let pos = at;
+    for (const n of nodes((cst.children as Children).expression)) {
+      const e = this.expr(n, pos);
+      out.push(e);
+      pos = e.range.end;
+    }
+    return out;
+  }
+
+  private ifExpr(cst: CstNode, at: number): ast.IfExpr {
+    const c = cst.children as Children;
+    const ifTok = tok(c.If)!;
+    const cond = this.expr(node(c.cond), endOf(ifTok)!);
+    const then = this.expr(node(c.then), endOf(tok(c.Then)) ?? cond.range.end);
+    const els = this.expr(node(c.else), endOf(tok(c.Else)) ?? then.range.end);
+    void at;
+    return { kind: 'If', range: { start: ifTok.startOffset, end: Math.max(els.range.end, then.range.end, cond.range.end) }, cond, then, else: els };
+  }
+
+  string(t: IToken): ast.StringLit {
+    return { kind: 'String', range: tokRange(t), value: decodeString(t.image, t.startOffset, this.diagnostics) };
+  }
+}
+
+// ---------------------------------------------------------------- precedence
+
+const binaryPrec: Record<string, number> = {
+  Or: 1, And: 2, Lt: 4, Le: 4, Gt: 4, Ge: 4, EqEq: 4, NotEq: 4,
+  Plus: 5, Minus: 5, Star: 6, Slash: 6, SlashSlash: 6, Percent: 6,
+};
+const NOT_PREC = 3;
+const UNARY_PREC = 7;
+const COMPARISON = 4;
+const opText: Record<string, ast.BinaryOp> = {
+  Or: 'or', And: 'and', Lt: '<', Le: '<=', Gt: '>', Ge: '>=', EqEq: '==', NotEq: '!=',
+  Plus: '+', Minus: '-', Star: '*', Slash: '/', SlashSlash: '/', Percent: '%',
+};
+
+/**
+ * Precedence climbing over `operand (op operand)*`, where each operand carries its prefix
+ * operators. `not` binds looser than comparisons (`not a < b` is `not (a < b)`), unary `-`/`+`
+ * tighter than `*`. Comparisons do not associate: `a < b < c` is reported once per chain.
+ */
+class Climber {
+  private i = 0; // operand index
+  private p = 0; // prefix index inside operand i
+  constructor(
+    private readonly low: Lowering,
+    private readonly operands: CstNode[],
+    private readonly ops: IToken[],
+    private readonly at: number,
+  ) {}
+
+  run(): ast.Expr {
+    return this.climb(0);
+  }
+
+  private climb(minPrec: number): ast.Expr {
+    let left = this.unary();
+    let chained = false;
+    while (this.i < this.operands.length && this.i - 1 < this.ops.length) {
+      const op = this.ops[this.i - 1];
+      if (!op) break;
+      const prec = binaryPrec[op.tokenType.name];
+      if (prec === undefined || prec <= minPrec) break;
+      if (prec === COMPARISON && chained) {
+        this.low.diagnostics.push({
+          code: 'parse/chained-comparison',
+          severity: 'error',
+          message: `comparisons cannot be chained: combine them with 'and' (a < b and b < c)`,
+          range: tokRange(op),
+        });
+      }
+      const right = this.climb(prec);
+      left = {
+        kind: 'Binary',
+        op: opText[op.tokenType.name],
+        opRange: tokRange(op),
+        left,
+        right,
+        range: { start: left.range.start, end: Math.max(right.range.end, endOf(op)!) },
+      };
+      chained = prec === COMPARISON;
+    }
+    return left;
+  }
+
+  /** the prefix operators of the current operand, then its core; advances to the next operand */
+  private unary(): ast.Expr {
+    const cst = this.operands[this.i];
+    if (!cst) return errorAt(this.at);
+    const prefixes = toks((cst.children as Children).PrefixOp);
+    if (this.p < prefixes.length) {
+      const op = prefixes[this.p++];
+      const isNot = op.tokenType.name === 'Not';
+      const operand = this.climb(isNot ? NOT_PREC : UNARY_PREC);
+      return {
+        kind: 'Unary',
+        op: isNot ? 'not' : (op.image as '-' | '+'),
+        operand,
+        range: { start: op.startOffset, end: Math.max(operand.range.end, endOf(op)!) },
+      };
+    }
+    const prevOp = this.ops[this.i - 1];
+    const at = prefixes.length ? endOf(last(prefixes))! : prevOp ? endOf(prevOp)! : this.at;
+    const e = this.low.core(cst, at);
+    this.i++;
+    this.p = 0;
+    return e;
+  }
+}
+
+// ---------------------------------------------------------------- helpers
+
+function real(t: IToken | undefined): t is IToken {
+  return t !== undefined && !t.isInsertedInRecovery && !Number.isNaN(t.startOffset);
+}
+function tok(xs: (CstNode | IToken)[] | undefined): IToken | undefined {
+  const t = xs?.[0] as IToken | undefined;
+  return real(t) ? t : undefined;
+}
+function toks(xs: (CstNode | IToken)[] | undefined): IToken[] {
+  return xs ? (xs as IToken[]).filter(real) : [];
+}
+function node(xs: (CstNode | IToken)[] | undefined): CstNode | undefined {
+  return xs?.[0] as CstNode | undefined;
+}
+function nodes(xs: (CstNode | IToken)[] | undefined): CstNode[] {
+  return (xs ?? []) as CstNode[];
+}
+function tokRange(t: IToken): ast.Range {
+  return { start: t.startOffset, end: t.startOffset + t.image.length };
+}
+function startOf(t: IToken | undefined): number | undefined {
+  return t ? t.startOffset : undefined;
+}
+function endOf(t: IToken | undefined): number | undefined {
+  return t ? t.startOffset + t.image.length : undefined;
+}
+function ident(t: IToken): ast.Ident {
+  return { kind: 'Ident', name: t.image, range: tokRange(t) };
+}
+function errorAt(at: number): ast.ErrorExpr {
+  return { kind: 'Error', range: { start: at, end: at } };
+}
+function last<T>(xs: T[]): T {
+  return xs[xs.length - 1];
+}
+/** The CST node's source range; `fallback` when recovery left it without tokens. */
+function rangeOf(cst: CstNode, fallback: number): ast.Range {
+  const l = cst.location;
+  if (!l || Number.isNaN(l.startOffset) || l.endOffset === undefined || Number.isNaN(l.endOffset)) return { start: fallback, end: fallback };
+  return { start: l.startOffset, end: l.endOffset + 1 };
+}

@@ -1,0 +1,445 @@
+// parse(text): tokens -> CST -> AST, with diagnostics. Never throws.
+//
+// Recovery strategy. The declaration keywords (param const let layout perm kernel schedule) can
+// only start a declaration, so the token stream is first cut at each of them and every piece is
+// parsed on its own by the one Chevrotain parser: an error can never swallow the declarations
+// after it. Kernel and schedule blocks are cut once more, at statement starts (`NAME =`,
+// `a, b =`, or a schedule call after a complete one), so a broken statement does not hide the
+// others. Inside one piece Chevrotain's own recovery (token insertion/deletion, re-sync) builds a
+// partial CST, and only the piece's FIRST error is reported: later ones are nearly always
+// consequences of it. A piece that contains an unexpected character reports that character only.
+import { tokenMatcher, EOF, type IToken, type TokenType, type CstNode } from 'chevrotain';
+import type * as ast from './ast.js';
+import type { Diagnostic } from './diagnostic.js';
+import { LineIndex } from './line-index.js';
+import { lex, printable } from './lexer.js';
+import { Lowering } from './lower.js';
+import { parseRule, type EncodedError, type EntryRule } from './parser.js';
+import * as t from './tokens.js';
+
+export interface ParseResult {
+  file: ast.File;
+  /** lexical and syntax diagnostics, sorted by position */
+  diagnostics: Diagnostic[];
+  /** offset <-> line/character for this text */
+  lines: LineIndex;
+}
+
+/** Deepest bracket nesting accepted in one declaration or statement (deeper input is reported, not parsed). */
+export const MAX_NESTING = 64;
+/** Most operators plus `if`s accepted in one declaration or statement. */
+export const MAX_OPERATORS = 2000;
+/** At most this many lexical and syntax diagnostics are reported per file (plus one saying how many more). */
+export const MAX_DIAGNOSTICS = 100;
+
+export const DECLARATION_LIST = '(param, let, layout, perm, kernel, schedule)';
+
+export function parse(text: string): ParseResult {
+  const lines = new LineIndex(text);
+  try {
+    return new Driver(text, lines).run();
+  } catch (e) {
+    return {
+      file: { kind: 'File', range: { start: 0, end: text.length }, decls: [], comments: [] },
+      diagnostics: [internalError(e, { start: 0, end: 0 })],
+      lines,
+    };
+  }
+}
+
+type Context = 'declaration' | 'header' | 'binding' | 'step';
+
+const declKeywords = new Set<TokenType>(t.declarationKeywords);
+const openers = new Map<TokenType, TokenType>([[t.LParen, t.RParen], [t.LBracket, t.RBracket], [t.LCurly, t.RCurly]]);
+const closers = new Set<TokenType>([t.RParen, t.RBracket, t.RCurly]);
+const exprStarts = new Set<TokenType>([t.Ident, t.Int, t.StringTok, t.UnterminatedString, t.LParen, t.LBracket, t.Minus, t.Plus, t.Not, t.If]);
+const expressionEnds = new Set<TokenType>([t.RParen, t.RBracket, t.Ident, t.Int, t.StringTok, t.UnterminatedString]);
+const declWords = ['param', 'const', 'let', 'layout', 'perm', 'kernel', 'schedule'];
+
+class Driver {
+  private readonly tokens: IToken[];
+  private readonly comments: IToken[];
+  private readonly diagnostics: Diagnostic[] = [];
+  /** offsets of characters the lexer dropped */
+  private readonly dropped: number[];
+  private readonly low: Lowering;
+
+  constructor(private readonly text: string, private readonly lines: LineIndex) {
+    const l = lex(text);
+    this.tokens = l.tokens;
+    this.comments = l.comments;
+    this.diagnostics.push(...l.diagnostics);
+    this.dropped = l.diagnostics.filter((d) => d.code === 'lex/unexpected-character').map((d) => d.range.start);
+    this.low = new Lowering(this.diagnostics);
+  }
+
+  run(): ParseResult {
+    const decls: ast.Decl[] = [];
+    const n = this.tokens.length;
+    let i = 0;
+    while (i < n) {
+      let j = i + 1;
+      while (j < n && !declKeywords.has(this.tokens[j].tokenType)) j++;
+      if (!declKeywords.has(this.tokens[i].tokenType)) {
+        this.stray(i, 'declaration');
+      } else {
+        const d = this.guard(i, () => this.declaration(i, j));
+        if (d) decls.push(d);
+      }
+      i = j;
+    }
+    const comments: ast.Comment[] = this.comments.map((c) => ({
+      kind: 'Comment',
+      range: { start: c.startOffset, end: c.startOffset + c.image.length },
+      text: c.image.slice(1),
+    }));
+    return {
+      file: { kind: 'File', range: { start: 0, end: this.text.length }, decls, comments },
+      diagnostics: finish(this.diagnostics),
+      lines: this.lines,
+    };
+  }
+
+  /** runs `f`; an internal failure (a bug, or a stack overflow) becomes one diagnostic */
+  private guard<T>(at: number, f: () => T): T | undefined {
+    try {
+      return f();
+    } catch (e) {
+      this.diagnostics.push(internalError(e, this.tokenRange(at)));
+      return undefined;
+    }
+  }
+
+  // -------------------------------------------------------------- declarations
+
+  private declaration(s: number, e: number): ast.Decl | undefined {
+    const kw = this.tokens[s].tokenType;
+    if (kw === t.Kernel || kw === t.Schedule) return this.block(s, e, kw === t.Kernel);
+    const cst = this.unit('declaration', s, e, 'declaration');
+    return cst ? this.low.declaration(cst) : undefined;
+  }
+
+  private block(s: number, e: number, isKernel: boolean): ast.KernelDecl | ast.ScheduleDecl | undefined {
+    const toks = this.tokens;
+    let b = s;
+    while (b < e && toks[b].tokenType !== t.LCurly) b++;
+    const before = this.diagnostics.length;
+    const hcst = this.unit(isKernel ? 'kernelHeader' : 'scheduleHeader', s, b, 'header', b < e);
+    const headerFailed = this.diagnostics.length > before;
+    const header = hcst ? (isKernel ? this.low.kernelHeader(hcst) : this.low.scheduleHeader(hcst)) : undefined;
+    if (b === e) {
+      if (!headerFailed && hcst) this.expectedAfter(`'{'`, e - 1, 'parse/expected-token');
+      if (!header) return undefined;
+      const end = this.endOf(e - 1);
+      const bodyRange = { start: end, end };
+      return isKernel
+        ? { ...(header as ast.KernelDecl), bindings: [], bodyRange, range: { start: toks[s].startOffset, end } }
+        : { ...(header as ast.ScheduleDecl), steps: [], bodyRange, range: { start: toks[s].startOffset, end } };
+    }
+    let c = b + 1;
+    while (c < e && toks[c].tokenType !== t.RCurly) c++;
+    const statements: (ast.Binding | ast.ScheduleStep)[] = [];
+    if (header) {
+      for (const [p, q] of this.statements(b + 1, c, isKernel)) {
+        const st = this.guard(p, () => this.statement(p, q, isKernel));
+        if (st) statements.push(st);
+      }
+    }
+    let end: number;
+    if (c === e) {
+      const at = this.endOf(e - 1);
+      this.diagnostics.push({
+        code: 'parse/unclosed',
+        severity: 'error',
+        message: `expected '}' to close the block opened at ${this.lines.format(toks[b].startOffset)}`,
+        range: { start: at, end: at },
+      });
+      end = at;
+    } else {
+      end = this.endOf(c);
+      if (c + 1 < e) this.stray(c + 1, 'declaration');
+    }
+    if (!header) return undefined;
+    const bodyRange = { start: toks[b].startOffset, end };
+    const range = { start: toks[s].startOffset, end };
+    return isKernel
+      ? { ...(header as ast.KernelDecl), bindings: statements as ast.Binding[], bodyRange, range }
+      : { ...(header as ast.ScheduleDecl), steps: statements as ast.ScheduleStep[], bodyRange, range };
+  }
+
+  /** splits a block body [s, e) into statements */
+  private statements(s: number, e: number, isKernel: boolean): [number, number][] {
+    const toks = this.tokens;
+    const starts: number[] = [];
+    for (let j = s; j < e; j++) {
+      if (j === s) { starts.push(j); }
+      if (toks[j].tokenType !== t.Ident) continue;
+      if (isKernel) {
+        let k = j + 1;
+        while (k + 1 < e && toks[k].tokenType === t.Comma && toks[k + 1].tokenType === t.Ident) k += 2;
+        if (k < e && toks[k].tokenType === t.Eq) {
+          if (j !== s) starts.push(j);
+          j = k;
+        }
+      } else if (j !== s && j + 1 < e) {
+        const next = toks[j + 1].tokenType;
+        if (next === t.Eq || (next === t.LParen && expressionEnds.has(toks[j - 1].tokenType))) starts.push(j);
+      }
+    }
+    return starts.map((p, i) => [p, i + 1 < starts.length ? starts[i + 1] : e]);
+  }
+
+  private statement(s: number, e: number, isKernel: boolean): ast.Binding | ast.ScheduleStep | undefined {
+    const ctx: Context = isKernel ? 'binding' : 'step';
+    if (this.tokens[s].tokenType !== t.Ident) {
+      this.stray(s, ctx);
+      return undefined;
+    }
+    const cst = this.unit(ctx, s, e, ctx);
+    if (!cst) return undefined;
+    return isKernel ? this.low.binding(cst) : this.low.step(cst);
+  }
+
+  // -------------------------------------------------------------- one piece
+
+  /** Parses tokens [s, e) with `rule`; reports the first error. `braceFollows`: a header whose `{` exists. */
+  private unit(rule: EntryRule, s: number, e: number, ctx: Context, braceFollows = false): CstNode | undefined {
+    if (s >= e) return undefined;
+    if (!this.withinLimits(s, e)) return undefined;
+    const r = parseRule(rule, this.tokens.slice(s, e));
+    if (r.errors.length > 0) {
+      const d = this.render(r.errors[0], s, e, ctx, braceFollows);
+      if (d && !this.hidesDroppedCharacter(s, e, r.errors[0].token)) this.diagnostics.push(d);
+    }
+    return r.cst;
+  }
+
+  private withinLimits(s: number, e: number): boolean {
+    let depth = 0;
+    let ops = 0;
+    for (let i = s; i < e; i++) {
+      const tt = this.tokens[i].tokenType;
+      if (openers.has(tt)) {
+        if (++depth > MAX_NESTING) {
+          this.diagnostics.push({
+            code: 'parse/too-complex',
+            severity: 'error',
+            message: `brackets nest more than ${MAX_NESTING} levels deep here; this declaration is not analysed`,
+            range: this.tokenRange(i),
+          });
+          return false;
+        }
+      } else if (closers.has(tt)) depth = Math.max(0, depth - 1);
+      else if (tt === t.If || tokenMatcher(this.tokens[i], t.BinaryOp) || tokenMatcher(this.tokens[i], t.PrefixOp)) {
+        if (++ops > MAX_OPERATORS) {
+          this.diagnostics.push({
+            code: 'parse/too-complex',
+            severity: 'error',
+            message: `more than ${MAX_OPERATORS} operators in one declaration or statement; it is not analysed`,
+            range: this.tokenRange(i),
+          });
+          return false;
+        }
+      }
+    }
+    return true;
+  }
+
+  /** A piece whose text lost an unexpected character reports only that character (see lex). */
+  private hidesDroppedCharacter(s: number, e: number, errTok: IToken): boolean {
+    if (this.dropped.length === 0) return false;
+    const from = this.tokens[s].startOffset;
+    const to = isReal(errTok) ? errTok.startOffset : e < this.tokens.length ? this.tokens[e].startOffset : this.text.length;
+    return this.dropped.some((o) => o >= from && o <= to);
+  }
+
+  // -------------------------------------------------------------- messages
+
+  private render(err: { name: string; message: string; token: IToken }, s: number, e: number, ctx: Context, braceFollows: boolean): Diagnostic | undefined {
+    let enc: EncodedError;
+    try {
+      enc = JSON.parse(err.message) as EncodedError;
+    } catch {
+      return { code: 'parse/syntax', severity: 'error', message: err.message, range: this.tokenRange(s) };
+    }
+    const idx = this.indexOf(err.token, s, e);
+    if (enc.kind === 'notAll') {
+      if (ctx === 'header' && !braceFollows) return this.expectedAfter(`'{'`, idx - 1, 'parse/expected-token', false);
+      return this.strayDiagnostic(idx, ctx === 'header' ? 'header' : ctx);
+    }
+    const act = idx < e ? this.tokens[idx] : undefined;
+    const prevIdx = idx - 1;
+    if (enc.kind === 'mismatch') {
+      const expected = enc.expected;
+      if (expected === 'RParen' || expected === 'RBracket') {
+        const closer = expected === 'RParen' ? ')' : ']';
+        if (act && exprStarts.has(act.tokenType) && this.sameLine(prevIdx, idx)) {
+          return this.expectedAfter(`',' or '${closer}'`, prevIdx, 'parse/expected-token', false);
+        }
+        const open = this.innermostOpen(s, idx, expected === 'RParen' ? t.LParen : t.LBracket);
+        if (open !== undefined) {
+          const at = this.endOf(prevIdx);
+          return {
+            code: 'parse/unclosed',
+            severity: 'error',
+            message: `expected '${closer}' to close the ${this.openerNoun(open)} opened at ${this.lines.format(this.tokens[open].startOffset)}`,
+            range: { start: at, end: at },
+          };
+        }
+      }
+      let label = t.tokenLabels[expected] ?? expected;
+      if (expected === 'Eq' && enc.rule === 'binding' && act?.tokenType === t.Ident) label = `',' or '='`;
+      return this.expectedAfter(label, prevIdx, 'parse/expected-token', false);
+    }
+    const code = enc.expected === 'an expression' ? 'parse/expected-expression' : 'parse/expected-token';
+    return this.expectedAfter(enc.expected, prevIdx, code, false);
+  }
+
+  /** `expected WHAT after 'PREV'`, zero-width just after PREV (where the missing text belongs) */
+  private expectedAfter(what: string, prevIdx: number, code: string, push = true): Diagnostic {
+    const prev = prevIdx >= 0 ? this.tokens[prevIdx] : undefined;
+    const at = prev ? this.endOf(prevIdx) : 0;
+    const d: Diagnostic = {
+      code,
+      severity: 'error',
+      message: prev ? `expected ${what} after ${quote(prev.image)}` : `expected ${what}`,
+      range: { start: at, end: at },
+    };
+    if (push) this.diagnostics.push(d);
+    return d;
+  }
+
+  /** reports a token that cannot start what `ctx` expects, unless a dropped character just before it explains it */
+  private stray(idx: number, ctx: Context | 'header'): void {
+    const from = idx > 0 ? this.endOf(idx - 1) : 0;
+    const to = this.tokens[idx].startOffset;
+    if (this.dropped.some((o) => o >= from && o <= to)) return;
+    this.diagnostics.push(this.strayDiagnostic(idx, ctx));
+  }
+
+  private strayDiagnostic(idx: number, ctx: Context | 'header'): Diagnostic {
+    const tok = this.tokens[idx];
+    if (!tok) return this.expectedAfter('more input', this.tokens.length - 1, 'parse/expected-token', false);
+    let expected: string;
+    switch (ctx) {
+      case 'declaration': {
+        expected = `a declaration ${DECLARATION_LIST}`;
+        if (tok.tokenType === t.Ident) {
+          const near = declWords.find((w) => w !== tok.image && editDistance(w, tok.image.toLowerCase()) <= 2);
+          if (near) expected += `; did you mean '${near}'?`;
+        }
+        break;
+      }
+      case 'header': expected = `'{'`; break;
+      case 'binding': expected = `a binding (NAME = EXPR) or '}'`; break;
+      default: expected = `a schedule step (NAME(ARGS) or RESULT = NAME(ARGS)) or '}'`;
+    }
+    return {
+      code: 'parse/unexpected-token',
+      severity: 'error',
+      message: `unexpected ${quote(tok.image)} here: expected ${expected}`,
+      range: this.tokenRange(idx),
+    };
+  }
+
+  private innermostOpen(s: number, idx: number, open: TokenType): number | undefined {
+    const stack: number[] = [];
+    for (let i = s; i < idx && i < this.tokens.length; i++) {
+      const tt = this.tokens[i].tokenType;
+      if (openers.has(tt)) stack.push(i);
+      else if (closers.has(tt)) {
+        for (let k = stack.length - 1; k >= 0; k--) {
+          if (openers.get(this.tokens[stack[k]].tokenType) === tt) { stack.length = k; break; }
+        }
+      }
+    }
+    for (let k = stack.length - 1; k >= 0; k--) if (this.tokens[stack[k]].tokenType === open) return stack[k];
+    return undefined;
+  }
+
+  private openerNoun(i: number): string {
+    const tok = this.tokens[i];
+    const before = i > 0 ? this.tokens[i - 1].tokenType : undefined;
+    if (tok.tokenType === t.LParen) {
+      if (before === t.Ident) return i > 1 && this.tokens[i - 2].tokenType === t.Perm ? 'parameter list' : 'argument list';
+      return `'('`;
+    }
+    return before && expressionEnds.has(before) ? 'index list' : 'list';
+  }
+
+  // -------------------------------------------------------------- positions
+
+  private indexOf(tok: IToken, s: number, e: number): number {
+    if (!isReal(tok) || tokenMatcher(tok, EOF)) return e;
+    let lo = s;
+    let hi = e;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (this.tokens[mid].startOffset < tok.startOffset) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  }
+
+  private sameLine(a: number, b: number): boolean {
+    if (a < 0 || b >= this.tokens.length) return false;
+    return this.lines.position(this.tokens[a].startOffset).line === this.lines.position(this.tokens[b].startOffset).line;
+  }
+
+  private endOf(i: number): number {
+    const tok = this.tokens[i];
+    return tok ? tok.startOffset + tok.image.length : 0;
+  }
+
+  private tokenRange(i: number): ast.Range {
+    const tok = this.tokens[i];
+    return tok ? { start: tok.startOffset, end: tok.startOffset + tok.image.length } : { start: 0, end: 0 };
+  }
+}
+
+function isReal(tok: IToken | undefined): tok is IToken {
+  return tok !== undefined && !tok.isInsertedInRecovery && !Number.isNaN(tok.startOffset) && tok.startOffset >= 0;
+}
+
+function quote(image: string): string {
+  const s = image.length > 30 ? image.slice(0, 30) + '...' : image;
+  return `'${printable(s)}'`;
+}
+
+function internalError(e: unknown, range: ast.Range): Diagnostic {
+  const why = e instanceof RangeError ? 'it nests too deeply' : e instanceof Error ? e.message : String(e);
+  return { code: 'parse/internal-error', severity: 'error', message: `internal error while parsing this declaration (${why}); it is not analysed`, range };
+}
+
+/** sorts by position and caps the count */
+function finish(ds: Diagnostic[]): Diagnostic[] {
+  ds.sort((a, b) => a.range.start - b.range.start || a.range.end - b.range.end);
+  if (ds.length <= MAX_DIAGNOSTICS) return ds;
+  const more = ds.length - MAX_DIAGNOSTICS;
+  const kept = ds.slice(0, MAX_DIAGNOSTICS);
+  const at = ds[MAX_DIAGNOSTICS].range;
+  kept.push({ code: 'parse/too-many-errors', severity: 'information', message: `${more} more syntax error${more === 1 ? '' : 's'} not shown`, range: at });
+  return kept;
+}
+
+/** Damerau-Levenshtein (optimal string alignment) distance */
+export function editDistance(a: string, b: string): number {
+  if (a === b) return 0;
+  if (Math.abs(a.length - b.length) > 3) return Math.abs(a.length - b.length);
+  const m = a.length;
+  const n = b.length;
+  let prev2: number[] = [];
+  let prev = Array.from({ length: n + 1 }, (_, j) => j);
+  for (let i = 1; i <= m; i++) {
+    const cur = [i];
+    for (let j = 1; j <= n; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      let v = Math.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) v = Math.min(v, prev2[j - 2] + 1);
+      cur.push(v);
+    }
+    prev2 = prev;
+    prev = cur;
+  }
+  return prev[n];
+}

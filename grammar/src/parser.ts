@@ -1,0 +1,354 @@
+// The concrete-syntax grammar (Chevrotain, CST output). Pure grammar: no actions; `lower.ts`
+// turns the CST into the AST of `ast.ts`. Operator precedence is NOT encoded here: an expression
+// is a flat `operand (op operand)*` list that `lower.ts` folds by precedence, which keeps the CST
+// shallow (fast) and lets the lowering report chained comparisons in plain words.
+//
+// The grammar has several entry rules because `parse.ts` splits a file into declarations (and
+// kernel/schedule blocks into statements) before parsing; see there for why.
+import { CstParser, EOF, type CstNode, type IParserErrorMessageProvider, type IToken, type TokenType } from 'chevrotain';
+import * as t from './tokens.js';
+
+/**
+ * Chevrotain builds error messages through this provider. We encode what went wrong as JSON
+ * and `parse.ts` renders the final, positioned message (it knows the tokens around the error).
+ */
+export interface EncodedError {
+  kind: 'mismatch' | 'noAlt' | 'earlyExit' | 'notAll';
+  /** token type name for `mismatch`; a description for the others */
+  expected: string;
+  rule: string;
+}
+
+const encoder: IParserErrorMessageProvider = {
+  buildMismatchTokenMessage({ expected, ruleName }) {
+    return JSON.stringify({ kind: 'mismatch', expected: expected.name, rule: ruleName } satisfies EncodedError);
+  },
+  buildNotAllInputParsedMessage({ ruleName }) {
+    return JSON.stringify({ kind: 'notAll', expected: '', rule: ruleName } satisfies EncodedError);
+  },
+  buildNoViableAltMessage({ expectedPathsPerAlt, customUserDescription, ruleName }) {
+    const expected = customUserDescription ?? describePaths(expectedPathsPerAlt.flat());
+    return JSON.stringify({ kind: 'noAlt', expected, rule: ruleName } satisfies EncodedError);
+  },
+  buildEarlyExitMessage({ expectedIterationPaths, customUserDescription, ruleName }) {
+    const expected = customUserDescription ?? describePaths(expectedIterationPaths);
+    return JSON.stringify({ kind: 'earlyExit', expected, rule: ruleName } satisfies EncodedError);
+  },
+};
+
+function describePaths(paths: TokenType[][]): string {
+  const labels = [...new Set(paths.map((p) => t.tokenLabels[p[0]?.name ?? 'EOF'] ?? p[0].name))];
+  if (labels.length <= 1) return labels[0] ?? 'more input';
+  return labels.slice(0, -1).join(', ') + ' or ' + labels[labels.length - 1];
+}
+
+const EXPR = 'an expression';
+
+export class LayoutParser extends CstParser {
+  constructor() {
+    super(t.allTokens, {
+      recoveryEnabled: true,
+      nodeLocationTracking: 'full',
+      maxLookahead: 2,
+      errorMessageProvider: encoder,
+    });
+    this.performSelfAnalysis();
+  }
+
+  // ---------------------------------------------------------------- declarations
+
+  /** `param`/`const`, `let`, `layout` or `perm` (kernels and schedules: see kernelHeader, scheduleHeader) */
+  public declaration = this.RULE('declaration', () => {
+    this.OR([
+      { ALT: () => this.SUBRULE(this.paramDecl) },
+      { ALT: () => this.SUBRULE(this.letDecl) },
+      { ALT: () => this.SUBRULE(this.layoutDecl) },
+      { ALT: () => this.SUBRULE(this.permDecl) },
+    ]);
+  });
+
+  private paramDecl = this.RULE('paramDecl', () => {
+    this.OR([
+      { ALT: () => this.CONSUME(t.Param) },
+      { ALT: () => this.CONSUME(t.Const) },
+    ]);
+    this.SUBRULE(this.paramItem);
+    this.MANY(() => {
+      this.CONSUME(t.Comma);
+      this.SUBRULE2(this.paramItem);
+    });
+  });
+
+  private paramItem = this.RULE('paramItem', () => {
+    this.CONSUME(t.Ident);
+    this.CONSUME(t.Eq);
+    this.SUBRULE(this.expression);
+    this.OPTION(() => {
+      this.CONSUME(t.In);
+      this.SUBRULE(this.list);
+    });
+  });
+
+  private letDecl = this.RULE('letDecl', () => {
+    this.CONSUME(t.Let);
+    this.CONSUME(t.Ident);
+    this.CONSUME(t.Eq);
+    this.SUBRULE(this.expression);
+  });
+
+  private layoutDecl = this.RULE('layoutDecl', () => {
+    this.CONSUME(t.LayoutKw);
+    this.CONSUME(t.Ident);
+    this.CONSUME(t.Eq);
+    this.SUBRULE(this.expression);
+  });
+
+  private permDecl = this.RULE('permDecl', () => {
+    this.CONSUME(t.Perm);
+    this.CONSUME(t.Ident, { LABEL: 'name' });
+    this.CONSUME(t.LParen);
+    this.OPTION(() => {
+      this.CONSUME2(t.Ident, { LABEL: 'params' });
+      this.MANY(() => {
+        this.CONSUME(t.Comma);
+        this.CONSUME3(t.Ident, { LABEL: 'params' });
+      });
+    });
+    this.CONSUME(t.RParen);
+    this.CONSUME(t.LBracket);
+    this.AT_LEAST_ONE_SEP({
+      SEP: t.Comma,
+      DEF: () => this.CONSUME4(t.Ident, { LABEL: 'indices' }),
+      ERR_MSG: 'an index name',
+    });
+    this.CONSUME(t.RBracket);
+    this.CONSUME(t.Eq);
+    this.SUBRULE(this.expression);
+    this.OPTION2(() => this.SUBRULE(this.permInverse));
+  });
+
+  private permInverse = this.RULE('permInverse', () => {
+    this.CONSUME(t.Inverse);
+    this.CONSUME(t.LParen);
+    this.CONSUME(t.Ident);
+    this.CONSUME(t.RParen);
+    this.CONSUME(t.Eq);
+    this.SUBRULE(this.list);
+  });
+
+  /** `kernel NAME target TARGET (template "path" | builtin NAME)`; the `{ ... }` block is split off by parse.ts */
+  public kernelHeader = this.RULE('kernelHeader', () => {
+    this.CONSUME(t.Kernel);
+    this.CONSUME(t.Ident, { LABEL: 'name' });
+    this.CONSUME(t.Target);
+    this.CONSUME2(t.Ident, { LABEL: 'target' });
+    this.OR({
+      DEF: [
+        {
+          ALT: () => {
+            this.CONSUME(t.Template);
+            this.CONSUME(t.StringLike);
+          },
+        },
+        {
+          ALT: () => {
+            this.CONSUME(t.Builtin);
+            this.CONSUME3(t.Ident, { LABEL: 'builtin' });
+          },
+        },
+      ],
+      ERR_MSG: `'template "PATH"' or 'builtin NAME'`,
+    });
+  });
+
+  /** `schedule NAME for OP.NAME(ARGS) [on GPU]`; the block is split off by parse.ts */
+  public scheduleHeader = this.RULE('scheduleHeader', () => {
+    this.CONSUME(t.Schedule);
+    this.CONSUME(t.Ident, { LABEL: 'name' });
+    this.CONSUME(t.For);
+    this.CONSUME2(t.Ident, { LABEL: 'op' });
+    this.MANY(() => {
+      this.CONSUME(t.Dot);
+      this.CONSUME(t.AnyName, { LABEL: 'op' });
+    });
+    this.SUBRULE(this.args);
+    this.OPTION(() => {
+      this.CONSUME(t.On);
+      this.CONSUME3(t.Ident, { LABEL: 'gpu' });
+    });
+  });
+
+  /** kernel statement: `a, b = EXPR` */
+  public binding = this.RULE('binding', () => {
+    this.CONSUME(t.Ident);
+    this.MANY(() => {
+      this.CONSUME(t.Comma);
+      this.CONSUME2(t.Ident);
+    });
+    this.CONSUME(t.Eq);
+    this.SUBRULE(this.expression);
+  });
+
+  /** schedule statement: `[h =] primitive(args)` */
+  public step = this.RULE('step', () => {
+    this.OPTION(() => {
+      this.CONSUME(t.Ident, { LABEL: 'result' });
+      this.CONSUME(t.Eq);
+    });
+    this.CONSUME2(t.Ident, { LABEL: 'primitive' });
+    this.SUBRULE(this.args);
+  });
+
+  // ---------------------------------------------------------------- expressions
+
+  /** a flat `operand (op operand)*`; precedence is applied by lower.ts */
+  public expression = this.RULE('expression', () => {
+    this.SUBRULE(this.operand);
+    this.MANY(() => {
+      this.CONSUME(t.BinaryOp);
+      this.SUBRULE2(this.operand);
+    });
+  });
+
+  /** prefix operators, a primary, then `.method(args)` and `[indices]` suffixes */
+  private operand = this.RULE('operand', () => {
+    this.MANY(() => this.CONSUME(t.PrefixOp));
+    this.SUBRULE(this.primary);
+    this.MANY2(() => this.SUBRULE(this.suffix));
+  });
+
+  private suffix = this.RULE('suffix', () => {
+    this.OR([
+      {
+        ALT: () => {
+          this.CONSUME(t.Dot);
+          this.CONSUME(t.Ident);
+          this.SUBRULE(this.args);
+        },
+      },
+      {
+        ALT: () => {
+          this.CONSUME(t.LBracket);
+          this.SUBRULE(this.indexItem);
+          this.MANY(() => {
+            this.CONSUME(t.Comma);
+            this.SUBRULE2(this.indexItem);
+          });
+          this.OPTION(() => this.CONSUME2(t.Comma));
+          this.CONSUME(t.RBracket);
+        },
+      },
+    ]);
+  });
+
+  private indexItem = this.RULE('indexItem', () => {
+    this.OR({
+      DEF: [
+        {
+          ALT: () => {
+            this.CONSUME(t.Colon);
+            this.OPTION(() => this.SUBRULE(this.expression, { LABEL: 'stop' }));
+          },
+        },
+        {
+          ALT: () => {
+            this.SUBRULE2(this.expression, { LABEL: 'start' });
+            this.OPTION2(() => {
+              this.CONSUME2(t.Colon);
+              this.OPTION3(() => this.SUBRULE3(this.expression, { LABEL: 'stop' }));
+            });
+          },
+        },
+      ],
+      ERR_MSG: `an index or a slice`,
+    });
+  });
+
+  private primary = this.RULE('primary', () => {
+    this.OR({
+      DEF: [
+        { ALT: () => this.CONSUME(t.Int) },
+        { ALT: () => this.CONSUME(t.StringLike) },
+        {
+          ALT: () => {
+            this.CONSUME(t.Ident);
+            this.OPTION(() => this.SUBRULE(this.args));
+          },
+        },
+        { ALT: () => this.SUBRULE(this.parens) },
+        { ALT: () => this.SUBRULE(this.list) },
+        { ALT: () => this.SUBRULE(this.ifExpr) },
+      ],
+      ERR_MSG: EXPR,
+    });
+  });
+
+  /** `(e)` (just e) or a tuple `(a, b)`, `(a,)` */
+  private parens = this.RULE('parens', () => {
+    this.CONSUME(t.LParen);
+    this.SUBRULE(this.expression);
+    this.MANY(() => {
+      this.CONSUME(t.Comma);
+      this.SUBRULE2(this.expression);
+    });
+    this.OPTION(() => this.CONSUME2(t.Comma));
+    this.CONSUME(t.RParen);
+  });
+
+  public list = this.RULE('list', () => {
+    this.CONSUME(t.LBracket);
+    this.SUBRULE(this.items);
+    this.CONSUME(t.RBracket);
+  });
+
+  public args = this.RULE('args', () => {
+    this.CONSUME(t.LParen);
+    this.SUBRULE(this.items);
+    this.CONSUME(t.RParen);
+  });
+
+  /** comma-separated expressions, possibly none, with an optional trailing comma */
+  private items = this.RULE('items', () => {
+    this.OPTION(() => {
+      this.SUBRULE(this.expression);
+      this.MANY(() => {
+        this.CONSUME(t.Comma);
+        this.SUBRULE2(this.expression);
+      });
+      this.OPTION2(() => this.CONSUME2(t.Comma));
+    });
+  });
+
+  private ifExpr = this.RULE('ifExpr', () => {
+    this.CONSUME(t.If);
+    this.SUBRULE(this.expression, { LABEL: 'cond' });
+    this.CONSUME(t.Then);
+    this.SUBRULE2(this.expression, { LABEL: 'then' });
+    this.CONSUME(t.Else);
+    this.SUBRULE3(this.expression, { LABEL: 'else' });
+  });
+}
+
+let instance: LayoutParser | undefined;
+/** The one parser instance (building it runs Chevrotain's grammar analysis and validations). */
+export function theParser(): LayoutParser {
+  instance ??= new LayoutParser();
+  return instance;
+}
+
+export type EntryRule = 'declaration' | 'kernelHeader' | 'scheduleHeader' | 'binding' | 'step' | 'expression';
+
+export interface RuleResult {
+  cst: CstNode;
+  errors: { name: string; message: string; token: IToken }[];
+}
+
+/** Parses `tokens` with one entry rule. May throw on an internal failure; parse.ts catches. */
+export function parseRule(rule: EntryRule, tokens: IToken[]): RuleResult {
+  const p = theParser();
+  p.input = tokens;
+  const cst = p[rule]() as CstNode;
+  return { cst, errors: p.errors.map((e) => ({ name: e.name, message: e.message, token: e.token })) };
+}
+
+export { EOF };

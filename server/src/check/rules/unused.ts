@@ -1,0 +1,34 @@
+// unused/param, unused/layout, unused/perm, unused/let: declarations nothing refers to.
+//
+// Hints tagged `unnecessary` (editors fade the name). Deliberately simple: a declaration is
+// used when name resolution binds any use to it, even a use inside another unused declaration
+// (no transitive liveness); a use inside its own declaration is not a use. Only the first of
+// duplicate declarations is judged (resolution reports the others).
+// Layouts are the results of a file that has no kernel and no schedule (an exploration file:
+// hover and the CLI read them), so `unused/layout` is reported only in a file with at least one
+// kernel or schedule. A param used only through a template's implicit `{{ param_NAME }}`
+// placeholder is not seen here (see docs/diagnostics.md).
+import type { Diagnostic } from '../../../../grammar/src/diagnostic.js';
+import type { RuleContext } from './types.js';
+
+const codes = { param: 'unused/param', const: 'unused/param', let: 'unused/let', layout: 'unused/layout', perm: 'unused/perm' } as const;
+
+export function checkUnused(ctx: RuleContext): Diagnostic[] {
+  const { file, resolution } = ctx;
+  const hasConsumers = file.decls.some((d) => d.kind === 'Kernel' || d.kind === 'Schedule');
+  const out: Diagnostic[] = [];
+  for (const def of resolution.globals.values()) {
+    if (!def.ident) continue;
+    if (def.kind !== 'param' && def.kind !== 'const' && def.kind !== 'let' && def.kind !== 'layout' && def.kind !== 'perm') continue;
+    if (def.kind === 'layout' && !hasConsumers) continue;
+    if (resolution.references(def).length > 0) continue;
+    out.push({
+      code: codes[def.kind],
+      severity: 'hint',
+      message: `${def.kind} ${def.name} is never used`,
+      range: def.ident.range,
+      tags: ['unnecessary'],
+    });
+  }
+  return out;
+}

@@ -1,0 +1,137 @@
+// `layout emit FILE [--kernel NAME | --schedule NAME] --target cuda|triton|mlir --out DIR`
+//
+// Generates code from a .layout file and writes it under DIR; prints each file it wrote, and the
+// diagnostics (as `path:line:col: severity code: message`) when it cannot. Exit status: 0 when
+// every requested file was written, 1 on diagnostics or refused writes, 2 on usage errors.
+import { mkdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
+import * as nodePath from 'node:path';
+import type { Command } from 'commander';
+import type { Diagnostic } from '../../../grammar/src/diagnostic.js';
+import { buildEmitModel, emitBlock, emitFile, planEmit, type EmitTarget } from '../codegen/index.js';
+
+export interface EmitCliOptions {
+  kernel?: string;
+  schedule?: string;
+  target?: string;
+  out?: string;
+  root?: string;
+}
+
+export interface CliIo {
+  out: (line: string) => void;
+  err: (line: string) => void;
+  cwd: string;
+}
+
+const TARGETS: readonly EmitTarget[] = ['cuda', 'triton', 'mlir'];
+
+/** Runs `layout emit`; returns the exit status. */
+export function runEmit(file: string, opts: EmitCliOptions, io: CliIo): number {
+  if (opts.kernel !== undefined && opts.schedule !== undefined) {
+    io.err('layout emit: give --kernel or --schedule, not both');
+    return 2;
+  }
+  if (opts.target !== undefined && !(TARGETS as readonly string[]).includes(opts.target)) {
+    io.err(`layout emit: unknown target '${opts.target}' (use cuda, triton or mlir)`);
+    return 2;
+  }
+  if (opts.target === undefined && opts.kernel === undefined && opts.schedule === undefined) {
+    io.err('layout emit: give --target, or name a block with --kernel or --schedule');
+    return 2;
+  }
+  if (!opts.out) {
+    io.err('layout emit: give --out DIR');
+    return 2;
+  }
+  const path = nodePath.resolve(io.cwd, file);
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (e) {
+    io.err(`layout emit: cannot read ${file}: ${(e as NodeJS.ErrnoException).code ?? String(e)}`);
+    return 2;
+  }
+  // Templates must stay inside --root (default: the working directory when the file is in it,
+  // else the file's own folder); a symbolic link out of it is refused too.
+  const fileDir = nodePath.dirname(path);
+  const cwdRel = nodePath.relative(io.cwd, path);
+  const root = nodePath.resolve(io.cwd, opts.root ?? (!cwdRel.startsWith('..') && !nodePath.isAbsolute(cwdRel) ? '.' : fileDir));
+  const readTemplate = (abs: string): string | undefined => {
+    try {
+      const real = realpathSync(abs);
+      const rel = nodePath.relative(realpathSync(root), real);
+      if (rel.startsWith('..') || nodePath.isAbsolute(rel)) return undefined;
+      return readFileSync(real, 'utf8');
+    } catch {
+      return undefined;
+    }
+  };
+  const sourceLabel = nodePath.relative(root, path).split(nodePath.sep).join('/');
+  const model = buildEmitModel(text, path, { sourceLabel: sourceLabel.startsWith('..') ? nodePath.basename(path) : sourceLabel });
+  const access = { readTemplate, templateRoot: root };
+  const target = opts.target as EmitTarget | undefined;
+  const block = opts.kernel ?? opts.schedule;
+  const result = block !== undefined
+    ? emitBlock(model, block, target, { ...access, blockKind: opts.kernel !== undefined ? 'kernel' : 'schedule' })
+    : emitFile(model, target!, access);
+
+  const shown = nodePath.relative(io.cwd, path) || file;
+  for (const d of result.diagnostics) io.err(formatDiagnostic(shown, text, d));
+  const errors = result.diagnostics.filter((d) => d.severity === 'error').length;
+  if (errors > 0) {
+    io.err(`layout emit: ${errors} error${errors === 1 ? '' : 's'}; nothing written`);
+    return 1;
+  }
+  if (result.files.length === 0) {
+    io.err(`layout emit: ${shown} has no ${block !== undefined ? `block \`${block}\`` : `${target} blocks`} to emit`);
+    return 1;
+  }
+  const plan = planEmit(result.files, { outDir: nodePath.resolve(io.cwd, opts.out) });
+  for (const r of plan.refused) io.err(`layout emit: refused ${r.relPath}: ${r.reason}`);
+  let failed = plan.refused.length;
+  for (const w of plan.writes) {
+    try {
+      mkdirSync(nodePath.dirname(w.absPath), { recursive: true });
+      writeFileSync(w.absPath, w.content);
+      io.out(`wrote ${nodePath.relative(io.cwd, w.absPath) || w.absPath} (${Buffer.byteLength(w.content)} bytes)`);
+    } catch (e) {
+      failed++;
+      io.err(`layout emit: cannot write ${w.absPath}: ${(e as NodeJS.ErrnoException).code ?? String(e)}`);
+    }
+  }
+  return failed > 0 ? 1 : 0;
+}
+
+/** `file:line:col: severity code: message`, 1-based line and column (UTF-16). */
+export function formatDiagnostic(file: string, text: string, d: Diagnostic): string {
+  let line = 1;
+  let col = 1;
+  for (let i = 0; i < d.range.start && i < text.length; i++) {
+    if (text.charCodeAt(i) === 10) {
+      line++;
+      col = 1;
+    } else col++;
+  }
+  return `${file}:${line}:${col}: ${d.severity} ${d.code}: ${d.message}`;
+}
+
+/** Adds `emit` to the CLI. */
+export function registerEmit(program: Command): void {
+  program
+    .command('emit')
+    .description('generate CUDA, Triton or MLIR from the kernel and schedule blocks of a .layout file')
+    .argument('<file>', 'the .layout file')
+    .option('--kernel <name>', 'emit only this kernel block')
+    .option('--schedule <name>', 'emit only this schedule block (MLIR)')
+    .option('--target <target>', 'cuda, triton or mlir: emit every block for this target (with --kernel/--schedule: check the block targets it)')
+    .option('--out <dir>', 'folder to write the files into (created if missing)')
+    .option('--root <dir>', 'folder template files must stay inside (default: the working directory, or the file\'s folder when the file is outside it)')
+    .action((file: string, opts: EmitCliOptions) => {
+      const code = runEmit(file, opts, {
+        out: (l) => process.stdout.write(l + '\n'),
+        err: (l) => process.stderr.write(l + '\n'),
+        cwd: process.cwd(),
+      });
+      process.exitCode = code;
+    });
+}

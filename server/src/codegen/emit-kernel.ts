@@ -1,0 +1,270 @@
+// Emitting one `kernel` block: find its template, check it against the bindings, evaluate the
+// bindings to expressions, print them for the target and render. Pure: template files are read
+// through the caller's `readTemplate`, nothing is written.
+import * as nodePath from 'node:path';
+import type { Binding, KernelDecl, Range } from '../../../grammar/src/ast.js';
+import type { Diagnostic } from '../../../grammar/src/diagnostic.js';
+import {
+  PARAM_PREFIX,
+  checkKernel,
+  templateRange,
+  type KernelTarget,
+  type TemplateLookup,
+} from '../check/kernel.js';
+import { freeSymbols, type Expr } from '../expr/index.js';
+import { builtinSource, findBuiltin, builtinKernels, type BuiltinKernel } from './builtins.js';
+import { renderTemplate, scanTemplate, type ScannedTemplate } from './template.js';
+
+/** What emitting needs to know about a binding's value. */
+export type BindingValue = { ok: true; exprs: Expr[] } | { ok: false; diagnostics: Diagnostic[] };
+
+/** What a kernel needs from the analysed file. */
+export interface KernelContext {
+  /** the .layout file's path (absolute, or relative to the working directory) */
+  path: string;
+  /** how headers name the source: a workspace-relative path, say */
+  sourceLabel: string;
+  text: string;
+  /** evaluates a binding's value (an AST query such as `A[pid_m, k, :, :]`) to one Expr per bound name */
+  evaluate(kernel: KernelDecl, binding: Binding): BindingValue;
+  /** the concrete value of every param and const, by name */
+  paramValues: ReadonlyMap<string, bigint>;
+  /** prints an expression for a target */
+  print(expr: Expr, target: 'cuda' | 'triton'): string;
+}
+
+export interface TemplateAccess {
+  /** reads a template file (absolute path); undefined when it does not exist or cannot be read */
+  readTemplate?: (absPath: string) => string | undefined;
+  /**
+   * the folder template files must stay inside: the workspace root in the editor. Default: the
+   * .layout file's own folder.
+   */
+  templateRoot?: string;
+}
+
+export interface EmittedFile {
+  /** path relative to the output folder, `/`-separated */
+  relPath: string;
+  content: string;
+}
+
+const EXT: Record<KernelTarget, string> = { triton: '.py', cuda: '.cu', mlir: '.mlir' };
+
+/** `template "p"` resolved against the .layout file, and whether it stays inside `root`. */
+export function resolveTemplatePath(layoutPath: string, templatePath: string, root?: string): { absPath: string; inside: boolean } {
+  const dir = nodePath.dirname(nodePath.resolve(layoutPath));
+  const absPath = nodePath.resolve(dir, templatePath);
+  const r = nodePath.resolve(root ?? dir);
+  const rel = nodePath.relative(r, absPath);
+  const inside = templatePath.length > 0 && !templatePath.includes('\0') && rel !== '' && !rel.startsWith('..') && !nodePath.isAbsolute(rel);
+  return { absPath, inside };
+}
+
+interface Found {
+  lookup: TemplateLookup;
+  template?: ScannedTemplate;
+  builtin?: BuiltinKernel;
+  /** extension of the emitted file */
+  ext?: string;
+}
+
+/** Finds and scans the template of a kernel. */
+export function findTemplate(decl: KernelDecl, ctx: Pick<KernelContext, 'path'>, access: TemplateAccess): Found {
+  const t = decl.template;
+  if (!t) return { lookup: { kind: 'none' } };
+  if (t.kind === 'builtin') {
+    const b = findBuiltin(t.name.name);
+    if (!b) {
+      const names = builtinKernels().map((x) => x.name);
+      return {
+        lookup: {
+          kind: 'error',
+          code: 'kernel/unknown-builtin',
+          message: `there is no built-in kernel \`${t.name.name}\`; the built-ins are ${names.join(', ')}`,
+        },
+      };
+    }
+    const template = scanTemplate(builtinSource(b));
+    return { lookup: { kind: 'found', info: template, label: `builtin ${b.name}`, target: b.target }, template, builtin: b, ext: b.ext };
+  }
+  const p = t.path.value;
+  const label = `template ${JSON.stringify(p)}`;
+  const { absPath, inside } = resolveTemplatePath(ctx.path, p, access.templateRoot);
+  if (!inside) {
+    return {
+      lookup: {
+        kind: 'error',
+        code: 'kernel/template-outside-workspace',
+        message: `${label} resolves to ${absPath}, outside ${access.templateRoot ? 'the workspace' : "the .layout file's folder"}; templates must stay inside it`,
+      },
+    };
+  }
+  let text: string | undefined;
+  try {
+    text = access.readTemplate?.(absPath);
+  } catch {
+    text = undefined;
+  }
+  if (text === undefined) {
+    return {
+      lookup: {
+        kind: 'error',
+        code: access.readTemplate ? 'kernel/template-not-found' : 'kernel/template-unreadable',
+        message: access.readTemplate ? `${label} not found (looked for ${absPath})` : `${label} cannot be read here`,
+      },
+    };
+  }
+  const template = scanTemplate(text);
+  const base = nodePath.basename(p).replace(/\.tmpl$/, '');
+  const ext = nodePath.extname(base);
+  return { lookup: { kind: 'found', info: template, label }, template, ext: ext || undefined };
+}
+
+/** The implicit placeholders available to every template. */
+export function implicitNames(ctx: Pick<KernelContext, 'paramValues'>): Set<string> {
+  const s = new Set(['kernel_name']);
+  for (const name of ctx.paramValues.keys()) s.add(PARAM_PREFIX + name);
+  return s;
+}
+
+/** Diagnostics of one kernel block (template vs bindings); evaluates nothing. */
+export function kernelTemplateDiagnostics(decl: KernelDecl, ctx: Pick<KernelContext, 'path' | 'paramValues' | 'text'>, access: TemplateAccess): Diagnostic[] {
+  const found = findTemplate(decl, ctx, access);
+  return checkKernel(decl, found.lookup, { implicit: implicitNames(ctx), text: ctx.text });
+}
+
+/** The comment that starts every emitted file. */
+export function headerComment(target: KernelTarget, lines: string[]): string {
+  const lead = target === 'triton' ? '# ' : '// ';
+  return lines.map((l) => (lead + l).trimEnd()).join('\n') + '\n';
+}
+
+export interface KernelEmit {
+  files: EmittedFile[];
+  diagnostics: Diagnostic[];
+}
+
+/** Emits one kernel block. Never throws; a kernel with an error diagnostic emits no file. */
+export function emitKernel(decl: KernelDecl, ctx: KernelContext, access: TemplateAccess): KernelEmit {
+  const name = decl.name.name;
+  const found = findTemplate(decl, ctx, access);
+  const diagnostics = checkKernel(decl, found.lookup, { implicit: implicitNames(ctx), text: ctx.text });
+  const target = decl.target?.value as KernelTarget | undefined;
+  if (!decl.template) {
+    diagnostics.push({ code: 'kernel/no-template', severity: 'error', message: `kernel ${name} names no template: add \`template "FILE"\` or \`builtin NAME\``, range: decl.name.range });
+  }
+  if (target === 'mlir') {
+    diagnostics.push({
+      code: 'kernel/unsupported-target',
+      severity: 'error',
+      message: `kernel ${name}: templates emit CUDA or Triton; MLIR is generated from \`schedule\` blocks`,
+      range: decl.target!.range,
+    });
+  }
+  if (!found.template || diagnostics.some((d) => d.severity === 'error') || (target !== 'cuda' && target !== 'triton')) {
+    return { files: [], diagnostics };
+  }
+
+  // Evaluate and print every binding the template uses.
+  const used = new Set(found.template.placeholders.map((p) => p.name));
+  const values: Record<string, string> = Object.create(null) as Record<string, string>;
+  values.kernel_name = name;
+  for (const [p, v] of ctx.paramValues) values[PARAM_PREFIX + p] = v.toString();
+  const b = found.builtin;
+  for (const binding of decl.bindings) {
+    if (!binding.names.some((n) => used.has(n.name))) continue;
+    let v: BindingValue;
+    try {
+      v = ctx.evaluate(decl, binding);
+    } catch (e) {
+      v = { ok: false, diagnostics: [internalError(binding.value.range, e)] };
+    }
+    if (!v.ok) {
+      diagnostics.push(...v.diagnostics);
+      continue;
+    }
+    if (v.exprs.length !== binding.names.length) {
+      diagnostics.push({
+        code: 'kernel/binding-arity',
+        severity: 'error',
+        message: `${binding.names.length} name${binding.names.length === 1 ? '' : 's'} bound to ${v.exprs.length} value${v.exprs.length === 1 ? '' : 's'}`,
+        range: binding.value.range,
+      });
+      continue;
+    }
+    binding.names.forEach((n, i) => {
+      const e = v.exprs[i];
+      if (b) {
+        const problem = builtinProblem(b, n.name, e);
+        if (problem) {
+          diagnostics.push({ code: problem.code, severity: 'error', message: problem.message, range: binding.value.range });
+          return;
+        }
+      }
+      try {
+        values[n.name] = ctx.print(e, target);
+      } catch (err) {
+        diagnostics.push(internalError(binding.value.range, err));
+      }
+    });
+  }
+  if (diagnostics.some((d) => d.severity === 'error')) return { files: [], diagnostics };
+
+  const r = renderTemplate(found.template, values);
+  if (!r.ok) {
+    // checkKernel already reported missing names and template problems; this is a safety net.
+    diagnostics.push({
+      code: 'kernel/missing-binding',
+      severity: 'error',
+      message: `kernel ${name}: no value for ${r.missing.map((m) => `{{ ${m} }}`).join(', ')}`,
+      range: templateRange(decl),
+    });
+    return { files: [], diagnostics };
+  }
+  const how = decl.template!.kind === 'builtin' ? `builtin ${decl.template!.name.name}` : `template ${JSON.stringify(decl.template!.path.value)}`;
+  const header = headerComment(target, [
+    `GENERATED by \`layout emit\` from ${ctx.sourceLabel}, kernel ${name} (${how}).`,
+    'Do not edit: change the .layout file and emit again.',
+  ]);
+  let content = r.text;
+  // Keep a `#!` line first.
+  if (content.startsWith('#!')) {
+    const nl = content.indexOf('\n');
+    content = nl < 0 ? content + '\n' + header : content.slice(0, nl + 1) + header + content.slice(nl + 1);
+  } else {
+    content = header + content;
+  }
+  const ext = found.ext ?? EXT[target];
+  return { files: [{ relPath: `${name}${ext}`, content }], diagnostics };
+}
+
+function builtinProblem(b: BuiltinKernel, placeholder: string, e: Expr): { code: string; message: string } | undefined {
+  if (b.constants.includes(placeholder)) {
+    if (e.kind !== 'int') {
+      const syms = [...freeSymbols(e)].map((s) => `\`${s}\``).join(', ');
+      return {
+        code: 'kernel/not-constant',
+        message: `builtin ${b.name} needs \`${placeholder}\` to be a constant, but it depends on ${syms || 'a non-constant value'}: declare ${syms ? 'them' : 'the sizes it uses'} with \`const\``,
+      };
+    }
+    return undefined;
+  }
+  const outside = [...freeSymbols(e)].filter((s) => !b.scope.includes(s));
+  if (outside.length > 0) {
+    return {
+      code: 'kernel/name-not-in-template',
+      message: `builtin ${b.name} does not define ${outside.map((s) => `\`${s}\``).join(', ')} where {{ ${placeholder} }} goes; its code defines ${b.scope.join(', ')} (make other sizes \`const\`, or rename them)`,
+    };
+  }
+  return undefined;
+}
+
+function internalError(range: Range, e: unknown): Diagnostic {
+  return {
+    code: 'kernel/internal-error',
+    severity: 'error',
+    message: `internal error while generating code: ${e instanceof Error ? e.message : String(e)}`,
+    range,
+  };
+}

@@ -1,0 +1,215 @@
+// Exact evaluation (bigint), structural queries and substitution.
+import { type Expr } from './node.js';
+import { add, and, arange, cmp, floorDiv, int, max, min, mod, mul, not, or, select } from './build.js';
+import { floorDivBig, modBig } from './poly.js';
+import { mkFloorDiv, mkMod } from './node.js';
+
+/** raised by `evaluate`: unbound symbol, division by zero, a value beyond 2^53 in magnitude, an arange */
+export class EvalError extends Error {
+  override name = 'EvalError';
+}
+
+/** the largest magnitude `evaluate` returns or accepts: 2^53 */
+export const EVAL_LIMIT = 2n ** 53n;
+
+export function equals(a: Expr, b: Expr): boolean {
+  return a === b || a.key === b.key;
+}
+
+/** every symbol name in e, including those inside arange bounds (an arange itself is not a symbol) */
+export function freeSymbols(e: Expr): Set<string> {
+  const out = new Set<string>();
+  const seen = new Set<Expr>();
+  const walk = (x: Expr): void => {
+    if (seen.has(x)) return;
+    seen.add(x);
+    if (x.kind === 'sym') out.add(x.name);
+    else forEachChild(x, walk);
+  };
+  walk(e);
+  return out;
+}
+
+function forEachChild(e: Expr, f: (x: Expr) => void): void {
+  switch (e.kind) {
+    case 'int':
+    case 'sym':
+      return;
+    case 'arange':
+      f(e.start);
+      f(e.stop);
+      return;
+    case 'add':
+      e.terms.forEach(f);
+      return;
+    case 'mul':
+      e.factors.forEach(f);
+      return;
+    case 'floordiv':
+    case 'mod':
+      f(e.a);
+      f(e.b);
+      return;
+    case 'min':
+    case 'max':
+    case 'and':
+    case 'or':
+      e.args.forEach(f);
+      return;
+    case 'cmp':
+      f(e.lhs);
+      return;
+    case 'not':
+      f(e.arg);
+      return;
+    case 'select':
+      f(e.cond);
+      f(e.then);
+      f(e.otherwise);
+      return;
+  }
+}
+
+/**
+ * Rebuild e through the canonicalising constructors, mapping each direct child through f.
+ * With `keepNonneg`, the simplifier's non-negativity hint of floordiv/mod nodes survives when
+ * the rebuilt node is still a floordiv/mod of the mapped children.
+ */
+export function rebuild(e: Expr, f: (x: Expr) => Expr, keepNonneg = false): Expr {
+  switch (e.kind) {
+    case 'int':
+    case 'sym':
+      return e;
+    case 'arange':
+      return arange(f(e.start), f(e.stop), e.bcast);
+    case 'add':
+      return add(...e.terms.map(f), int(e.constant));
+    case 'mul':
+      return mul(int(e.coef), ...e.factors.map(f));
+    case 'floordiv': {
+      const a = f(e.a);
+      const b = f(e.b);
+      const r = floorDiv(a, b);
+      if (keepNonneg && e.nonneg && r.kind === 'floordiv' && !r.nonneg && r.a === a && r.b === b) return mkFloorDiv(a, b, true);
+      return r;
+    }
+    case 'mod': {
+      const a = f(e.a);
+      const b = f(e.b);
+      const r = mod(a, b);
+      if (keepNonneg && e.nonneg && r.kind === 'mod' && !r.nonneg && r.a === a && r.b === b) return mkMod(a, b, true);
+      return r;
+    }
+    case 'min':
+      return min(...e.args.map(f));
+    case 'max':
+      return max(...e.args.map(f));
+    case 'cmp':
+      return cmp(e.op, f(e.lhs), int(e.rhs));
+    case 'and':
+      return e.args.map(f).reduce((x, y) => and(x, y));
+    case 'or':
+      return e.args.map(f).reduce((x, y) => or(x, y));
+    case 'not':
+      return not(f(e.arg));
+    case 'select':
+      return select(f(e.cond), f(e.then), f(e.otherwise));
+  }
+}
+
+/**
+ * Replace symbols by expressions (simultaneously) and re-canonicalise. `keepNonneg`: the caller
+ * promises each replacement takes only values of the symbol it replaces (e.g. an in-range
+ * placeholder), so the simplifier's non-negativity hints stay valid.
+ */
+export function substitute(e: Expr, m: ReadonlyMap<string, Expr>, opts?: { keepNonneg?: boolean }): Expr {
+  if (m.size === 0) return e;
+  const keep = opts?.keepNonneg === true;
+  const memo = new Map<Expr, Expr>();
+  const go = (x: Expr): Expr => {
+    if (x.kind === 'sym') return m.get(x.name) ?? x;
+    if (x.kind === 'int') return x;
+    const hit = memo.get(x);
+    if (hit) return hit;
+    const r = rebuild(x, go, keep);
+    memo.set(x, r);
+    return r;
+  };
+  return go(e);
+}
+
+function checked(v: bigint, what: () => string): bigint {
+  if (v > EVAL_LIMIT || v < -EVAL_LIMIT) {
+    throw new EvalError(`value ${v} of ${what()} exceeds 2^53 in magnitude; results are exact only up to 2^53`);
+  }
+  return v;
+}
+
+function describe(e: Expr): string {
+  const k = e.key.length > 60 ? `${e.key.slice(0, 57)}...` : e.key;
+  return `\`${k}\``;
+}
+
+/**
+ * Exact value of e (bigint arithmetic, Python floor semantics for // and %). Every intermediate
+ * node value, and every symbol value, must lie within [-2^53, 2^53]; otherwise EvalError.
+ */
+export function evaluate(e: Expr, env: ReadonlyMap<string, bigint>): bigint {
+  const memo = new Map<Expr, bigint>();
+  const ev = (x: Expr): bigint => {
+    const hit = memo.get(x);
+    if (hit !== undefined) return hit;
+    const v = checked(evalNode(x, ev, env), () => describe(x));
+    memo.set(x, v);
+    return v;
+  };
+  return ev(e);
+}
+
+function evalNode(e: Expr, ev: (x: Expr) => bigint, env: ReadonlyMap<string, bigint>): bigint {
+  switch (e.kind) {
+    case 'int':
+      return e.value;
+    case 'sym': {
+      const v = env.get(e.name);
+      if (v === undefined) throw new EvalError(`unbound symbol '${e.name}'`);
+      return checked(v, () => `symbol '${e.name}'`);
+    }
+    case 'arange':
+      throw new EvalError(`tl.arange(...) is a tensor and has no single integer value (${describe(e)})`);
+    case 'add':
+      return e.terms.reduce((s, t) => s + ev(t), e.constant);
+    case 'mul':
+      return e.factors.reduce((p, f) => p * ev(f), e.coef);
+    case 'floordiv':
+    case 'mod': {
+      const a = ev(e.a);
+      const b = ev(e.b);
+      if (b === 0n) throw new EvalError(`division by zero in ${describe(e)}`);
+      return e.kind === 'floordiv' ? floorDivBig(a, b) : modBig(a, b);
+    }
+    case 'min':
+    case 'max': {
+      let best = ev(e.args[0]);
+      for (const x of e.args.slice(1)) {
+        const v = ev(x);
+        if (e.kind === 'min' ? v < best : v > best) best = v;
+      }
+      return best;
+    }
+    case 'cmp': {
+      const l = ev(e.lhs);
+      const r = e.rhs;
+      const ok = e.op === '<=' ? l <= r : e.op === '>=' ? l >= r : e.op === '==' ? l === r : l !== r;
+      return ok ? 1n : 0n;
+    }
+    case 'and':
+      return e.args.every((x) => ev(x) !== 0n) ? 1n : 0n;
+    case 'or':
+      return e.args.some((x) => ev(x) !== 0n) ? 1n : 0n;
+    case 'not':
+      return ev(e.arg) === 0n ? 1n : 0n;
+    case 'select':
+      return ev(e.cond) !== 0n ? ev(e.then) : ev(e.otherwise);
+  }
+}

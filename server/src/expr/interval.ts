@@ -1,0 +1,106 @@
+// Integer intervals with optional infinite ends (null = unbounded), used for numeric bounds.
+import { floorDivBig } from './poly.js';
+
+export interface Interval {
+  readonly lo: bigint | null;
+  readonly hi: bigint | null;
+}
+
+export const TOP: Interval = { lo: null, hi: null };
+export const BOOL: Interval = { lo: 0n, hi: 1n };
+
+export function point(v: bigint): Interval {
+  return { lo: v, hi: v };
+}
+
+export function iAdd(a: Interval, b: Interval): Interval {
+  return { lo: a.lo === null || b.lo === null ? null : a.lo + b.lo, hi: a.hi === null || b.hi === null ? null : a.hi + b.hi };
+}
+
+export function iScale(a: Interval, k: bigint): Interval {
+  if (k === 0n) return point(0n);
+  const lo = a.lo === null ? null : a.lo * k;
+  const hi = a.hi === null ? null : a.hi * k;
+  return k > 0n ? { lo, hi } : { lo: hi, hi: lo };
+}
+
+type Ext = bigint | 'inf' | '-inf';
+
+function extMul(x: Ext, y: Ext): Ext {
+  if (x === 0n || y === 0n) return 0n;
+  if (typeof x === 'bigint' && typeof y === 'bigint') return x * y;
+  const neg = (v: Ext) => (v === '-inf' ? true : v === 'inf' ? false : (v as bigint) < 0n);
+  return neg(x) !== neg(y) ? '-inf' : 'inf';
+}
+
+export function iMul(a: Interval, b: Interval): Interval {
+  const ends = (i: Interval): Ext[] => [i.lo ?? '-inf', i.hi ?? 'inf'];
+  const products: Ext[] = [];
+  for (const x of ends(a)) for (const y of ends(b)) products.push(extMul(x, y));
+  let lo: Ext = products[0];
+  let hi: Ext = products[0];
+  const lt = (x: Ext, y: Ext) => (x === y ? false : x === '-inf' || y === 'inf' ? true : x === 'inf' || y === '-inf' ? false : (x as bigint) < (y as bigint));
+  for (const p of products) {
+    if (lt(p, lo)) lo = p;
+    if (lt(hi, p)) hi = p;
+  }
+  return { lo: typeof lo === 'bigint' ? lo : null, hi: typeof hi === 'bigint' ? hi : null };
+}
+
+/** floor(x / d) for d >= 1 */
+export function iFloorDiv(x: Interval, d: Interval): Interval {
+  if (d.lo === null || d.lo < 1n) return TOP;
+  const dl = d.lo;
+  const dh = d.hi;
+  let lo: bigint | null = null;
+  if (x.lo !== null) lo = x.lo >= 0n ? (dh === null ? 0n : floorDivBig(x.lo, dh)) : floorDivBig(x.lo, dl);
+  let hi: bigint | null = null;
+  if (x.hi !== null) hi = x.hi >= 0n ? floorDivBig(x.hi, dl) : dh === null ? -1n : floorDivBig(x.hi, dh);
+  return { lo, hi };
+}
+
+/** x mod d (Python) for d >= 1 or d <= -1 */
+export function iMod(x: Interval, d: Interval): Interval {
+  if (d.lo !== null && d.lo >= 1n) {
+    if (x.lo !== null && x.lo >= 0n && x.hi !== null && x.hi < d.lo) return x;
+    let hi = d.hi === null ? null : d.hi - 1n;
+    if (x.lo !== null && x.lo >= 0n && x.hi !== null && (hi === null || x.hi < hi)) hi = x.hi;
+    return { lo: 0n, hi };
+  }
+  if (d.hi !== null && d.hi <= -1n) return { lo: d.lo === null ? null : d.lo + 1n, hi: 0n };
+  return TOP;
+}
+
+export function iMin(xs: readonly Interval[]): Interval {
+  let lo: bigint | null = xs[0].lo;
+  let hi: bigint | null = null;
+  for (const x of xs) {
+    lo = lo === null || x.lo === null ? null : x.lo < lo ? x.lo : lo;
+    if (x.hi !== null) hi = hi === null || x.hi < hi ? x.hi : hi;
+  }
+  return { lo, hi };
+}
+
+export function iMax(xs: readonly Interval[]): Interval {
+  let lo: bigint | null = null;
+  let hi: bigint | null = xs[0].hi;
+  for (const x of xs) {
+    if (x.lo !== null) lo = lo === null || x.lo > lo ? x.lo : lo;
+    hi = hi === null || x.hi === null ? null : x.hi > hi ? x.hi : hi;
+  }
+  return { lo, hi };
+}
+
+export function iUnion(a: Interval, b: Interval): Interval {
+  return {
+    lo: a.lo === null || b.lo === null ? null : a.lo < b.lo ? a.lo : b.lo,
+    hi: a.hi === null || b.hi === null ? null : a.hi > b.hi ? a.hi : b.hi,
+  };
+}
+
+export function iIntersect(a: Interval, b: Interval): Interval {
+  return {
+    lo: a.lo === null ? b.lo : b.lo === null ? a.lo : a.lo > b.lo ? a.lo : b.lo,
+    hi: a.hi === null ? b.hi : b.hi === null ? a.hi : a.hi < b.hi ? a.hi : b.hi,
+  };
+}

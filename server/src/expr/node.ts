@@ -1,0 +1,216 @@
+// Expression nodes: immutable tagged objects, each carrying a structural `key`.
+//
+// Canonical invariants (established by the constructors in build.ts, never by hand):
+// - `add`: `terms` are non-constant monomials (an atom, or a `mul`) with pairwise distinct
+//   monomial keys, sorted by monomial key; `constant` is the folded integer part. At least two
+//   parts (two terms, or one term and a non-zero constant).
+// - `mul`: `coef` is a non-zero integer, `factors` are atoms (never int/mul; an `add` only when
+//   expanding would exceed the expansion cap), sorted by key, repeated for powers (x*x); either
+//   two or more factors, or one factor with coef != 1.
+// - every other kind is an "atom" of a polynomial.
+// Two expressions are equal (`equals`) iff their keys are equal. Keys never include the
+// printing hint `nonneg` of floordiv/mod, which only the simplifier sets.
+
+export type CmpOp = '<' | '<=' | '>' | '>=' | '==' | '!=';
+/** the comparison operators kept in canonical `cmp` nodes: `lhs op rhs` with rhs a constant */
+export type CanonCmpOp = '<=' | '>=' | '==' | '!=';
+
+export interface Bcast {
+  readonly axis: number;
+  readonly rank: number;
+}
+
+interface Base {
+  /** structural key: equal keys <=> structurally equal canonical expressions */
+  readonly key: string;
+}
+export interface IntNode extends Base {
+  readonly kind: 'int';
+  readonly value: bigint;
+}
+export interface SymNode extends Base {
+  readonly kind: 'sym';
+  readonly name: string;
+}
+export interface ArangeNode extends Base {
+  readonly kind: 'arange';
+  readonly start: Expr;
+  readonly stop: Expr;
+  readonly bcast?: Bcast;
+}
+export interface AddNode extends Base {
+  readonly kind: 'add';
+  readonly terms: readonly Expr[];
+  readonly constant: bigint;
+}
+export interface MulNode extends Base {
+  readonly kind: 'mul';
+  readonly coef: bigint;
+  readonly factors: readonly Expr[];
+}
+export interface FloorDivNode extends Base {
+  readonly kind: 'floordiv';
+  readonly a: Expr;
+  readonly b: Expr;
+  /** set by the simplifier when it proved a >= 0 and b >= 1 (C `/`, MLIR `divui` are then exact) */
+  readonly nonneg?: boolean;
+}
+export interface ModNode extends Base {
+  readonly kind: 'mod';
+  readonly a: Expr;
+  readonly b: Expr;
+  /** set by the simplifier when it proved a >= 0 and b >= 1 (C `%`, MLIR `remui` are then exact) */
+  readonly nonneg?: boolean;
+}
+export interface MinMaxNode extends Base {
+  readonly kind: 'min' | 'max';
+  readonly args: readonly Expr[];
+}
+export interface CmpNode extends Base {
+  readonly kind: 'cmp';
+  readonly op: CanonCmpOp;
+  readonly lhs: Expr;
+  readonly rhs: bigint;
+}
+export interface AndOrNode extends Base {
+  readonly kind: 'and' | 'or';
+  readonly args: readonly Expr[];
+}
+export interface NotNode extends Base {
+  readonly kind: 'not';
+  readonly arg: Expr;
+}
+export interface SelectNode extends Base {
+  readonly kind: 'select';
+  readonly cond: Expr;
+  readonly then: Expr;
+  readonly otherwise: Expr;
+}
+
+export type Expr =
+  | IntNode
+  | SymNode
+  | ArangeNode
+  | AddNode
+  | MulNode
+  | FloorDivNode
+  | ModNode
+  | MinMaxNode
+  | CmpNode
+  | AndOrNode
+  | NotNode
+  | SelectNode;
+
+const IDENT = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+export function mkInt(value: bigint): IntNode {
+  return Object.freeze({ kind: 'int', value, key: value.toString() });
+}
+
+export function mkSym(name: string): SymNode {
+  if (!IDENT.test(name)) throw new TypeError(`symbol name must be an identifier, got ${JSON.stringify(name)}`);
+  return Object.freeze({ kind: 'sym', name, key: name });
+}
+
+export function mkArange(start: Expr, stop: Expr, bcast?: Bcast): ArangeNode {
+  const b = bcast ? `,${bcast.axis},${bcast.rank}` : '';
+  const node: ArangeNode = bcast
+    ? { kind: 'arange', start, stop, bcast: Object.freeze({ axis: bcast.axis, rank: bcast.rank }), key: `~a(${start.key},${stop.key}${b})` }
+    : { kind: 'arange', start, stop, key: `~a(${start.key},${stop.key})` };
+  return Object.freeze(node);
+}
+
+/** key of a monomial's atom list (coefficient excluded): used to collect like terms and order them */
+export function monoKey(factors: readonly Expr[]): string {
+  return factors.map((f) => f.key).join('*');
+}
+
+export function mkAdd(terms: readonly Expr[], constant: bigint): AddNode {
+  const ks = terms.map((t) => t.key).join(',');
+  return Object.freeze({ kind: 'add', terms: Object.freeze([...terms]), constant, key: `~+(${ks};${constant})` });
+}
+
+export function mkMul(coef: bigint, factors: readonly Expr[]): MulNode {
+  return Object.freeze({ kind: 'mul', coef, factors: Object.freeze([...factors]), key: `~*(${coef};${monoKey(factors)})` });
+}
+
+export function mkFloorDiv(a: Expr, b: Expr, nonneg?: boolean): FloorDivNode {
+  const key = `~/(${a.key},${b.key})`;
+  return Object.freeze(nonneg ? { kind: 'floordiv', a, b, nonneg: true, key } : { kind: 'floordiv', a, b, key });
+}
+
+export function mkMod(a: Expr, b: Expr, nonneg?: boolean): ModNode {
+  const key = `~%(${a.key},${b.key})`;
+  return Object.freeze(nonneg ? { kind: 'mod', a, b, nonneg: true, key } : { kind: 'mod', a, b, key });
+}
+
+export function mkMinMax(kind: 'min' | 'max', args: readonly Expr[]): MinMaxNode {
+  const tag = kind === 'min' ? 'm' : 'M';
+  return Object.freeze({ kind, args: Object.freeze([...args]), key: `~${tag}(${args.map((a) => a.key).join(',')})` });
+}
+
+export function mkCmp(op: CanonCmpOp, lhs: Expr, rhs: bigint): CmpNode {
+  return Object.freeze({ kind: 'cmp', op, lhs, rhs, key: `~c(${lhs.key}${op}${rhs})` });
+}
+
+export function mkAndOr(kind: 'and' | 'or', args: readonly Expr[]): AndOrNode {
+  const tag = kind === 'and' ? '&' : '|';
+  return Object.freeze({ kind, args: Object.freeze([...args]), key: `~${tag}(${args.map((a) => a.key).join(',')})` });
+}
+
+export function mkNot(arg: Expr): NotNode {
+  return Object.freeze({ kind: 'not', arg, key: `~!(${arg.key})` });
+}
+
+export function mkSelect(cond: Expr, then: Expr, otherwise: Expr): SelectNode {
+  return Object.freeze({ kind: 'select', cond, then, otherwise, key: `~?(${cond.key},${then.key},${otherwise.key})` });
+}
+
+/** total order on expressions used for every canonical sort (deterministic, independent of creation order) */
+export function compareKeys(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+export function byKey(a: Expr, b: Expr): number {
+  return compareKeys(a.key, b.key);
+}
+
+/** the direct sub-expressions of a node */
+export function childrenOf(e: Expr): readonly Expr[] {
+  switch (e.kind) {
+    case 'int':
+    case 'sym':
+      return [];
+    case 'arange':
+      return [e.start, e.stop];
+    case 'add':
+      return e.terms;
+    case 'mul':
+      return e.factors;
+    case 'floordiv':
+    case 'mod':
+      return [e.a, e.b];
+    case 'min':
+    case 'max':
+    case 'and':
+    case 'or':
+      return e.args;
+    case 'cmp':
+      return [e.lhs];
+    case 'not':
+      return [e.arg];
+    case 'select':
+      return [e.cond, e.then, e.otherwise];
+  }
+}
+
+/** true for nodes whose value is always 0 or 1 */
+export function isBoolean(e: Expr): boolean {
+  return (
+    e.kind === 'cmp' ||
+    e.kind === 'and' ||
+    e.kind === 'or' ||
+    e.kind === 'not' ||
+    (e.kind === 'int' && (e.value === 0n || e.value === 1n))
+  );
+}

@@ -1,0 +1,83 @@
+// Custom LSP requests and commands shared by the language server (server/src/lsp/) and the VS Code
+// client (client/src/). Plain types and method-name constants only: this file imports nothing, so
+// both bundles can include it. Keep it small; change it together with both sides.
+
+/** A position as LSP sends it: zero-based line and UTF-16 character. */
+export interface ProtocolPosition {
+  line: number;
+  character: number;
+}
+
+// ------------------------------------------------------------------- emit
+
+/** `workspace/executeCommand` command id that generates code. Arguments: `[EmitArgs]`. Result: `EmitResult`. */
+export const EMIT_COMMAND = 'layout.emit';
+
+export type EmitTarget = 'triton' | 'cuda' | 'mlir';
+export const EMIT_TARGETS: readonly EmitTarget[] = ['triton', 'cuda', 'mlir'];
+
+export interface EmitArgs {
+  /** the `.layout` document's URI */
+  uri: string;
+  target: EmitTarget;
+  /** name of one kernel/schedule block to emit; absent: every block of the file for this target */
+  block?: string;
+  /** the document version the client saw; the server refuses to emit from a different version */
+  version: number;
+}
+
+export interface EmitResult {
+  /** file URIs the server wrote (it never writes outside the workspace nor over a file with unsaved edits) */
+  written: string[];
+  /** human-readable notes and reasons (e.g. why nothing was written), shown to the user */
+  messages: string[];
+}
+
+// ---------------------------------------------------------------- picture
+
+/** Request: the picture of the layout declared or used at a position. Params `PictureParams`, result `PictureResult`. */
+export const PICTURE_REQUEST = 'layout/picture';
+
+export interface PictureParams {
+  uri: string;
+  position: ProtocolPosition;
+  /** when set, draw the layout of this name (the client re-requests by name after edits); `position` is the fallback */
+  name?: string;
+}
+
+export interface PictureCell {
+  /** logical coordinates, one per entry of `logicalDims` */
+  logical: number[];
+  /** physical (flat) position the layout maps them to */
+  physical: number;
+  /** colour group: tile index (or thread / warp, see `groupKind`) */
+  group: number;
+}
+
+export interface LayoutPicture {
+  /** the layout's name, or its source text when it has none */
+  name: string;
+  /** sizes of the logical dimensions, outermost first */
+  logicalDims: number[];
+  /**
+   * which logical dimensions form the picture's rows and columns (outermost first). Absent: an even rank
+   * 2k is read as k tiling levels of a 2-D shape (rows = even dims, columns = odd dims); an odd rank puts
+   * the last dimension on columns and the rest on rows.
+   */
+  grid?: { rows: number[]; cols: number[] };
+  /** physical positions drawn as a grid of [rows, cols] in the "physical order" view; absent: as wide as the logical grid */
+  physicalShape?: [number, number];
+  /** what `group` counts; absent: 'tile' */
+  groupKind?: 'tile' | 'thread' | 'warp';
+  /** the cells; at most the server's cap (see `truncated`), in logical row-major order */
+  cells: PictureCell[];
+  /** the total number of cells of the layout (may exceed `cells.length`) */
+  totalCells: number;
+  /** true when `cells` holds only part of the layout */
+  truncated: boolean;
+  /** printed expressions: `apply` maps the logical index names (`vars`) to the physical position */
+  exprs: { apply: string; inv?: string; vars?: string[] };
+}
+
+/** `null`: there is no layout at that position. `{ error }`: there is one but it cannot be drawn (why). */
+export type PictureResult = LayoutPicture | { error: string } | null;

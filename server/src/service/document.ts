@@ -1,0 +1,70 @@
+// One version of one document, with everything derived from it computed on first use and kept:
+// the parse, the symbol index, the tokens. A snapshot is immutable; an edit makes a new one.
+import type * as ast from '../../../grammar/src/ast.js';
+import { children as childrenOf } from '../../../grammar/src/ast.js';
+import type { Diagnostic } from '../../../grammar/src/diagnostic.js';
+import { parse } from '../../../grammar/src/parse.js';
+import { LineIndex } from '../../../grammar/src/line-index.js';
+import { tokenInfos, type TokenInfo } from '../../../grammar/src/token-info.js';
+import { SymbolIndex } from './symbols.js';
+
+export class LayoutDocument {
+  private _parse?: { file: ast.File; diagnostics: Diagnostic[]; lines: LineIndex };
+  private _symbols?: SymbolIndex;
+  private _tokens?: TokenInfo[];
+
+  constructor(readonly uri: string, readonly version: number, readonly text: string) {}
+
+  get file(): ast.File {
+    return this.parsed.file;
+  }
+
+  /** lexical and syntax diagnostics */
+  get parseDiagnostics(): Diagnostic[] {
+    return this.parsed.diagnostics;
+  }
+
+  get hasParseErrors(): boolean {
+    return this.parsed.diagnostics.some((d) => d.severity === 'error');
+  }
+
+  get lines(): LineIndex {
+    return this.parsed.lines;
+  }
+
+  get symbols(): SymbolIndex {
+    this._symbols ??= new SymbolIndex(this.file, this.lines);
+    return this._symbols;
+  }
+
+  /** every token, comments included, in source order */
+  get tokens(): TokenInfo[] {
+    this._tokens ??= tokenInfos(this.text);
+    return this._tokens;
+  }
+
+  private get parsed(): { file: ast.File; diagnostics: Diagnostic[]; lines: LineIndex } {
+    if (!this._parse) {
+      const r = parse(this.text);
+      this._parse = { file: r.file, diagnostics: r.diagnostics, lines: r.lines ?? new LineIndex(this.text) };
+    }
+    return this._parse;
+  }
+}
+
+/** The declaration that contains `offset`, if any. */
+export function declAt(file: ast.File, offset: number): ast.Decl | undefined {
+  return file.decls.find((d) => d.range.start <= offset && offset <= d.range.end);
+}
+
+/** The innermost chain of nodes containing `offset`, outermost first (File excluded). */
+export function nodePath(file: ast.File, offset: number): ast.AnyNode[] {
+  const path: ast.AnyNode[] = [];
+  let cur: ast.AnyNode = file;
+  for (;;) {
+    const next: ast.AnyNode | undefined = childrenOf(cur).find((c) => c.range.start <= offset && offset <= c.range.end);
+    if (!next) return path;
+    path.push(next);
+    cur = next;
+  }
+}

@@ -1,0 +1,122 @@
+// Go to definition, find references, document highlights and rename, over the symbol index.
+import type { Range } from '../../../grammar/src/ast.js';
+import type { TokenInfo } from '../../../grammar/src/token-info.js';
+import type { LayoutDocument } from './document.js';
+import { isIdentifier, isKeyword, isReserved } from './builtins.js';
+import { globalKinds, type SymbolDef } from './symbols.js';
+
+export type DefinitionTarget = { kind: 'symbol'; range: Range } | { kind: 'file'; path: string; originRange: Range };
+
+export function definition(doc: LayoutDocument, offset: number): DefinitionTarget[] {
+  const occ = doc.symbols.at(offset);
+  if (occ) return [{ kind: 'symbol', range: occ.def.range }];
+  // `template "templates/matmul.py"`: the template file
+  for (const d of doc.file.decls) {
+    if (d.kind === 'Kernel' && d.template?.kind === 'file') {
+      const p = d.template.path;
+      if (p.range.start <= offset && offset <= p.range.end && p.value) return [{ kind: 'file', path: p.value, originRange: p.range }];
+    }
+  }
+  return [];
+}
+
+export function references(doc: LayoutDocument, offset: number, includeDeclaration: boolean): Range[] {
+  const occ = doc.symbols.at(offset);
+  if (!occ) return [];
+  return doc.symbols.occurrences(occ.def).filter((o) => includeDeclaration || !o.isDeclaration).map((o) => o.range);
+}
+
+export interface Highlight {
+  range: Range;
+  kind: 'read' | 'write';
+}
+
+export function highlights(doc: LayoutDocument, offset: number): Highlight[] {
+  const occ = doc.symbols.at(offset);
+  if (!occ) return [];
+  return doc.symbols.occurrences(occ.def).map((o) => ({ range: o.range, kind: o.isDeclaration ? 'write' : 'read' }));
+}
+
+export type PrepareRenameResult = { range: Range; placeholder: string } | { error: string };
+
+export function prepareRename(doc: LayoutDocument, offset: number): PrepareRenameResult {
+  const occ = doc.symbols.at(offset);
+  if (occ) return { range: occ.range, placeholder: occ.def.name };
+  const tok = tokenAt(doc.tokens, offset);
+  if (tok && tok.category === 'keyword') return { error: `'${tok.text}' is a keyword and cannot be renamed` };
+  if (tok && isReserved(tok.text)) return { error: `'${tok.text}' is built in and cannot be renamed` };
+  if (tok && tok.category === 'identifier') return { error: `'${tok.text}' is not declared in this file` };
+  return { error: 'there is no name to rename here' };
+}
+
+export type RenameResult = { edits: { range: Range; newText: string }[] } | { error: string };
+
+export function rename(doc: LayoutDocument, offset: number, newName: string): RenameResult {
+  const prep = prepareRename(doc, offset);
+  if ('error' in prep) return prep;
+  const def = doc.symbols.at(offset)!.def;
+  if (isKeyword(newName)) return { error: `'${newName}' is a keyword` };
+  if (!isIdentifier(newName)) return { error: `'${newName}' is not a valid name: use letters, digits and '_', not starting with a digit` };
+  if (isReserved(newName)) return { error: `'${newName}' is a built-in name` };
+  if (newName === def.name) return { edits: [] };
+  const clash = clashing(doc, def, newName);
+  if (clash) return { error: `'${newName}' is already declared (${describeKind(clash)} at offset ${clash.range.start})` };
+  return { edits: doc.symbols.occurrences(def).map((o) => ({ range: o.range, newText: newName })) };
+}
+
+/** A declaration that would conflict with (or be captured by) renaming `def` to `name`. */
+function clashing(doc: LayoutDocument, def: SymbolDef, name: string): SymbolDef | undefined {
+  const ix = doc.symbols;
+  if (globalKinds.has(def.kind)) {
+    const g = ix.globals.get(name);
+    if (g) return g;
+    // a local with the new name inside a block that uses the global would capture those uses
+    const uses = ix.usesOf(def);
+    return ix.defs.find((d) => d.name === name && d.scope && uses.some((u) => d.scope!.start <= u.range.start && u.range.end <= d.scope!.end));
+  }
+  // a local: another local of the same block, or a global the block uses under that name
+  const same = ix.defs.find((d) => d.name === name && d !== def && d.container === def.container && d.scope);
+  if (same) return same;
+  const g = ix.globals.get(name);
+  if (g && def.scope && ix.usesOf(g).some((u) => def.scope!.start <= u.range.start && u.range.end <= def.scope!.end)) return g;
+  return undefined;
+}
+
+export function describeKind(d: SymbolDef): string {
+  switch (d.kind) {
+    case 'param': return 'a param';
+    case 'const': return 'a const';
+    case 'let': return 'a let';
+    case 'layout': return 'a layout';
+    case 'perm': return 'a perm';
+    case 'permParam': return 'a perm size parameter';
+    case 'permIndex': return 'a perm index';
+    case 'inverseArg': return 'the inverse argument';
+    case 'kernel': return 'a kernel';
+    case 'binding': return 'a kernel binding';
+    case 'free': return 'a free index symbol';
+    case 'schedule': return 'a schedule';
+    case 'handle': return 'a schedule handle';
+  }
+}
+
+/** The token containing `offset`; at a boundary between two tokens, the one that starts there wins unless it is punctuation. */
+export function tokenAt(tokens: TokenInfo[], offset: number): TokenInfo | undefined {
+  let lo = 0;
+  let hi = tokens.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    if (tokens[mid].range.end < offset) lo = mid + 1;
+    else hi = mid - 1;
+  }
+  // tokens[lo] is the first token whose end >= offset
+  const a = tokens[lo];
+  if (!a || a.range.start > offset) return undefined;
+  const b = tokens[lo + 1];
+  if (a.range.end === offset && b && b.range.start === offset && isWordish(b) && !isWordish(a)) return b;
+  return a;
+}
+
+function isWordish(t: TokenInfo): boolean {
+  return t.category !== 'punctuation' && t.category !== 'operator';
+}
