@@ -218,7 +218,7 @@ def transpose_section():
 
 def nw_section():
     import numpy as np
-    src = open(files["antidiag_nw"]).read()
+    src = open(files["nw_antidiag"]).read()
     B = define(src, "BLOCK_SIZE")
     N = B + 1
     k = cp.RawModule(code=src).get_function("nw_tiles")
@@ -256,7 +256,7 @@ def harness_section():
         p = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
         runs[name] = {"rc": p.returncode, "out": (p.stdout + p.stderr)[-800:]}
         check(f"harness {name}", p.returncode == 0, p.stdout.strip().splitlines()[0] if p.stdout.strip() else p.stderr[-300:])
-    for name in ("transpose_naive", "transpose_smem", "antidiag_nw"):
+    for name in ("transpose_naive", "transpose_smem", "nw_antidiag"):
         exe = f"/tmp/{name}"
         p = subprocess.run(["nvcc", "-O3", "-arch=native", "-DLAYOUT_HOST_MAIN", "-o", exe, files[name]], capture_output=True, text=True, timeout=300)
         if p.returncode != 0:

@@ -57,7 +57,7 @@ export class Lowering {
     if (!nameTok) return undefined;
     const name = ident(nameTok);
     const value = this.expr(node(c.expression), endOf(tok(c.Eq)) ?? name.range.end);
-    const start = startOf(tok(c.Let) ?? tok(c.LayoutKw))!;
+    const start = startOf(tok(c.Let) ?? tok(c.Layout) ?? tok(c.LayoutKw))!;
     return { kind, range: { start, end: Math.max(value.range.end, name.range.end) }, name, value } as ast.LetDecl | ast.LayoutDecl;
   }
 
@@ -190,7 +190,7 @@ export class Lowering {
   /** prefix operators are folded by the caller (Climber); this lowers primary + suffixes */
   core(cst: CstNode, at: number): ast.Expr {
     const c = cst.children as Children;
-    let e = this.primary(node(c.primary), at);
+    let e = this.primary(cst, at);
     for (const s of nodes(c.suffix)) e = this.suffix(e, s);
     return e;
   }
@@ -232,8 +232,8 @@ export class Lowering {
     return { kind: 'Slice', range: r, ...(start ? { start } : {}), ...(stop ? { stop } : {}) };
   }
 
-  private primary(cst: CstNode | undefined, at: number): ast.Expr {
-    if (!cst) return errorAt(at);
+  /** the primary inlined in an `operand` node */
+  private primary(cst: CstNode, at: number): ast.Expr {
     const c = cst.children as Children;
     const i = tok(c.Int);
     if (i) {
@@ -282,23 +282,23 @@ export class Lowering {
     const c = cst.children as Children;
     const open = tok(c.LBracket);
     const r = rangeOf(cst, at);
-    const items = this.items(node(c.items), endOf(open) ?? r.start);
+    const items = this.items(c.expression, endOf(open) ?? r.start);
     return { kind: 'List', range: { start: r.start, end: Math.max(r.end, items.length ? last(items).range.end : 0) }, items };
   }
 
   args(cst: CstNode): { args: ast.Expr[]; argsRange: ast.Range } {
     const c = cst.children as Children;
     const open = tok(c.LParen)!;
-    const args = this.items(node(c.items), endOf(open)!);
+    const args = this.items(c.expression, endOf(open)!);
     const r = rangeOf(cst, open.startOffset);
     return { args, argsRange: { start: r.start, end: Math.max(r.end, args.length ? last(args).range.end : 0) } };
   }
 
-  private items(cst: CstNode | undefined, at: number): ast.Expr[] {
-    if (!cst) return [];
+  private items(exprs: (CstNode | IToken)[] | undefined, at: number): ast.Expr[] {
+    if (!exprs) return [];
     const out: ast.Expr[] = [];
     let pos = at;
-    for (const n of nodes((cst.children as Children).expression)) {
+    for (const n of nodes(exprs)) {
       const e = this.expr(n, pos);
       out.push(e);
       pos = e.range.end;

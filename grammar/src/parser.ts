@@ -5,7 +5,7 @@
 //
 // The grammar has several entry rules because `parse.ts` splits a file into declarations (and
 // kernel/schedule blocks into statements) before parsing; see there for why.
-import { CstParser, EOF, type CstNode, type IParserErrorMessageProvider, type IToken, type TokenType } from 'chevrotain';
+import { CstParser, EOF, type CstNode, type IOrAlt, type IParserErrorMessageProvider, type IToken, type TokenType } from 'chevrotain';
 import * as t from './tokens.js';
 
 /**
@@ -58,20 +58,28 @@ export class LayoutParser extends CstParser {
   // ---------------------------------------------------------------- declarations
 
   /** `param`/`const`, `let`, `layout` or `perm` (kernels and schedules: see kernelHeader, scheduleHeader) */
+  // OR alternatives are built once (perf: no closures per call) and kept in these fields
+  private altDecl?: IOrAlt<unknown>[];
+  private altParamKw?: IOrAlt<unknown>[];
+  private altTemplate?: IOrAlt<unknown>[];
+  private altSuffix?: IOrAlt<unknown>[];
+  private altIndex?: IOrAlt<unknown>[];
+  private altPrimary?: IOrAlt<unknown>[];
+
   public declaration = this.RULE('declaration', () => {
-    this.OR([
+    this.OR((this.altDecl ??= [
       { ALT: () => this.SUBRULE(this.paramDecl) },
       { ALT: () => this.SUBRULE(this.letDecl) },
       { ALT: () => this.SUBRULE(this.layoutDecl) },
       { ALT: () => this.SUBRULE(this.permDecl) },
-    ]);
+    ]));
   });
 
   private paramDecl = this.RULE('paramDecl', () => {
-    this.OR([
+    this.OR((this.altParamKw ??= [
       { ALT: () => this.CONSUME(t.Param) },
       { ALT: () => this.CONSUME(t.Const) },
-    ]);
+    ]));
     this.SUBRULE(this.paramItem);
     this.MANY(() => {
       this.CONSUME(t.Comma);
@@ -143,7 +151,7 @@ export class LayoutParser extends CstParser {
     this.CONSUME(t.Target);
     this.CONSUME2(t.Ident, { LABEL: 'target' });
     this.OR({
-      DEF: [
+      DEF: (this.altTemplate ??= [
         {
           ALT: () => {
             this.CONSUME(t.Template);
@@ -156,7 +164,7 @@ export class LayoutParser extends CstParser {
             this.CONSUME3(t.Ident, { LABEL: 'builtin' });
           },
         },
-      ],
+      ]),
       ERR_MSG: `'template "PATH"' or 'builtin NAME'`,
     });
   });
@@ -213,12 +221,28 @@ export class LayoutParser extends CstParser {
   /** prefix operators, a primary, then `.method(args)` and `[indices]` suffixes */
   private operand = this.RULE('operand', () => {
     this.MANY(() => this.CONSUME(t.PrefixOp));
-    this.SUBRULE(this.primary);
+    // the primary, inlined (one rule invocation less per leaf)
+    this.OR({
+      DEF: (this.altPrimary ??= [
+        { ALT: () => this.CONSUME(t.Int) },
+        { ALT: () => this.CONSUME(t.StringLike) },
+        {
+          ALT: () => {
+            this.CONSUME(t.Ident);
+            this.OPTION(() => this.SUBRULE(this.args));
+          },
+        },
+        { ALT: () => this.SUBRULE(this.parens) },
+        { ALT: () => this.SUBRULE(this.list) },
+        { ALT: () => this.SUBRULE(this.ifExpr) },
+      ]),
+      ERR_MSG: EXPR,
+    });
     this.MANY2(() => this.SUBRULE(this.suffix));
   });
 
   private suffix = this.RULE('suffix', () => {
-    this.OR([
+    this.OR((this.altSuffix ??= [
       {
         ALT: () => {
           this.CONSUME(t.Dot);
@@ -238,12 +262,12 @@ export class LayoutParser extends CstParser {
           this.CONSUME(t.RBracket);
         },
       },
-    ]);
+    ]));
   });
 
   private indexItem = this.RULE('indexItem', () => {
     this.OR({
-      DEF: [
+      DEF: (this.altIndex ??= [
         {
           ALT: () => {
             this.CONSUME(t.Colon);
@@ -259,27 +283,8 @@ export class LayoutParser extends CstParser {
             });
           },
         },
-      ],
+      ]),
       ERR_MSG: `an index or a slice`,
-    });
-  });
-
-  private primary = this.RULE('primary', () => {
-    this.OR({
-      DEF: [
-        { ALT: () => this.CONSUME(t.Int) },
-        { ALT: () => this.CONSUME(t.StringLike) },
-        {
-          ALT: () => {
-            this.CONSUME(t.Ident);
-            this.OPTION(() => this.SUBRULE(this.args));
-          },
-        },
-        { ALT: () => this.SUBRULE(this.parens) },
-        { ALT: () => this.SUBRULE(this.list) },
-        { ALT: () => this.SUBRULE(this.ifExpr) },
-      ],
-      ERR_MSG: EXPR,
     });
   });
 
@@ -297,18 +302,6 @@ export class LayoutParser extends CstParser {
 
   public list = this.RULE('list', () => {
     this.CONSUME(t.LBracket);
-    this.SUBRULE(this.items);
-    this.CONSUME(t.RBracket);
-  });
-
-  public args = this.RULE('args', () => {
-    this.CONSUME(t.LParen);
-    this.SUBRULE(this.items);
-    this.CONSUME(t.RParen);
-  });
-
-  /** comma-separated expressions, possibly none, with an optional trailing comma */
-  private items = this.RULE('items', () => {
     this.OPTION(() => {
       this.SUBRULE(this.expression);
       this.MANY(() => {
@@ -317,6 +310,21 @@ export class LayoutParser extends CstParser {
       });
       this.OPTION2(() => this.CONSUME2(t.Comma));
     });
+    this.CONSUME(t.RBracket);
+  });
+
+  /** `(a, b)`: comma-separated expressions, possibly none, with an optional trailing comma (as `list`) */
+  public args = this.RULE('args', () => {
+    this.CONSUME(t.LParen);
+    this.OPTION(() => {
+      this.SUBRULE(this.expression);
+      this.MANY(() => {
+        this.CONSUME(t.Comma);
+        this.SUBRULE2(this.expression);
+      });
+      this.OPTION2(() => this.CONSUME2(t.Comma));
+    });
+    this.CONSUME(t.RParen);
   });
 
   private ifExpr = this.RULE('ifExpr', () => {

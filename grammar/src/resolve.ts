@@ -40,7 +40,7 @@ export type NameUse = ast.NameRef | ast.Ident;
 export interface Resolution {
   /** top-level definitions by name (the first one where a name is declared twice) */
   globals: Map<string, Definition>;
-  /** every definition the file makes (top-level, local, free), in source order */
+  /** every definition the file makes: the top-level ones in source order, then per declaration its locals and free symbols */
   definitions: Definition[];
   /** every resolved use -> its definition; unknown, too-early and self uses are absent */
   refs: Map<NameUse, Definition>;
@@ -97,17 +97,22 @@ class Resolver {
     for (const d of file.decls) this.resolveDecl(d);
     const globals = new Map<string, Definition>();
     for (const [k, g] of this.globals) globals.set(k, g.def);
-    const byDef = new Map<Definition, NameUse[]>();
-    for (const [use, def] of this.refs) {
-      let list = byDef.get(def);
-      if (!list) byDef.set(def, (list = []));
-      list.push(use);
-    }
-    for (const list of byDef.values()) list.sort((a, b) => a.range.start - b.range.start);
-    let index: { start: number; end: number; node: NameUse; definition: Definition }[] | undefined;
     const refs = this.refs;
     const declarations = this.declarations;
-    this.definitions.sort((a, b) => defStart(a) - defStart(b));
+    let byDef: Map<Definition, NameUse[]> | undefined;
+    const usesOf = (def: Definition): NameUse[] => {
+      if (!byDef) {
+        byDef = new Map();
+        for (const [use, d] of refs) {
+          let list = byDef.get(d);
+          if (!list) byDef.set(d, (list = []));
+          list.push(use);
+        }
+        for (const list of byDef.values()) list.sort((a, b) => a.range.start - b.range.start);
+      }
+      return byDef.get(def) ?? [];
+    };
+    let index: { start: number; end: number; node: NameUse; definition: Definition }[] | undefined;
     this.diagnostics.sort((a, b) => a.range.start - b.range.start);
     return {
       globals,
@@ -116,7 +121,7 @@ class Resolver {
       declarations,
       freeSymbols: this.freeSymbols,
       diagnostics: this.diagnostics,
-      references: (def) => byDef.get(def) ?? [],
+      references: usesOf,
       symbolAt(offset) {
         if (!index) {
           index = [];
@@ -334,7 +339,6 @@ class Resolver {
         scope.free.set(name, def);
         this.freeSymbols.push(def);
         this.definitions.push(def);
-        freeStart.set(def, node.range.start);
       }
       this.refs.set(node, def);
       return;
@@ -362,11 +366,6 @@ class Resolver {
       range: id.range,
     });
   }
-}
-
-const freeStart = new WeakMap<Definition, number>();
-function defStart(d: Definition): number {
-  return d.ident ? d.ident.range.start : freeStart.get(d) ?? 0;
 }
 
 /**

@@ -30,17 +30,17 @@ export const REFERENCE_BINDINGS: Record<string, Record<string, string>> = {
   },
   transpose_naive: {
     tile: '32', rows: '8', param_n: '4096',
-    in_index: 'n*(32*by + 8*jj + ty) + 32*bx + tx',
-    out_index: 'n*(32*bx + tx) + 32*by + 8*jj + ty',
+    in_index: 'n*(32*by + jj + ty) + 32*bx + tx',
+    out_index: 'n*(32*bx + tx) + 32*by + jj + ty',
   },
   transpose_smem: {
     tile: '32', rows: '8', smem_size: '1056', param_n: '4096',
-    in_index: 'n*(32*by + 8*jj + ty) + 32*bx + tx',
-    smem_store: '33*(8*jj + ty) + tx',
-    smem_load: '33*tx + 8*jj + ty',
-    out_index: 'n*(32*bx + 8*jj + ty) + 32*by + tx',
+    in_index: 'n*(32*by + jj + ty) + 32*bx + tx',
+    smem_store: '33*(jj + ty) + tx',
+    smem_load: '33*tx + jj + ty',
+    out_index: 'n*(32*bx + jj + ty) + 32*by + tx',
   },
-  antidiag_nw: { block_size: '16', antidiag: NW_C },
+  nw_antidiag: { block_size: '16', expr: NW_C },
 };
 
 test('builtin-sources.ts is up to date with the .tmpl files', () => {
@@ -50,7 +50,7 @@ test('builtin-sources.ts is up to date with the .tmpl files', () => {
 
 test('each built-in has exactly its documented placeholders and no template problems', () => {
   const names = builtinKernels().map((b) => b.name);
-  assert.deepEqual(names, ['matmul', 'softmax', 'transpose_naive', 'transpose_smem', 'antidiag_nw']);
+  assert.deepEqual(names, ['matmul', 'softmax', 'transpose_naive', 'transpose_smem', 'nw_antidiag']);
   for (const b of builtinKernels()) {
     const t = scanTemplate(builtinSource(b));
     assert.deepEqual(t.problems, [], b.name);
@@ -58,11 +58,11 @@ test('each built-in has exactly its documented placeholders and no template prob
   }
   assert.equal(findBuiltin('nope'), undefined);
   assert.equal(findBuiltin('matmul')?.target, 'triton');
-  assert.equal(findBuiltin('antidiag_nw')?.target, 'cuda');
+  assert.equal(findBuiltin('nw_antidiag')?.target, 'cuda');
 });
 
 test('the NW template wraps the generated expression in antiDiagPermLEGO', () => {
-  const r = renderTemplate(scanTemplate(builtinSource(findBuiltin('antidiag_nw')!)), REFERENCE_BINDINGS.antidiag_nw);
+  const r = renderTemplate(scanTemplate(builtinSource(findBuiltin('nw_antidiag')!)), REFERENCE_BINDINGS.nw_antidiag);
   assert.ok(r.ok);
   assert.ok(r.text.includes(`__host__ __device__ int antiDiagPermLEGO(int n, int i, int j) {\n  return ${NW_C};\n}`));
   assert.ok(r.text.includes('return buff[antiDiagPermLEGO(TILE_N, i, j)];'));

@@ -7,6 +7,7 @@
 //     --screenshots  save docs/images/<name>.png when the suite asks (diagnostic-hover, layout-picture)
 //     --keep         keep the temporary folder (logs, workspace) and print its path
 //     --require      exit 1 (instead of printing SKIP and exiting 0) when code-server or chromium is missing
+//     --verbose      print the workbench's log as it comes (otherwise only on failure, and in <tmp>/workbench.log)
 //   env: LAYOUT_E2E_HOME (where test/e2e/install-code-server.sh installed code-server), LAYOUT_CHROMIUM,
 //        LAYOUT_E2E_STRICT=1 (a test skipped for a missing server feature fails instead)
 // A failed run leaves a screenshot in test/out/e2e-failure.png.
@@ -37,6 +38,31 @@ function missing() {
   }
   if (!pw) m.push('playwright-core (npm ci)');
   return m;
+}
+
+/**
+ * In the layout picture webview (a frame inside the workbench's webview iframe): hover the first cell and
+ * read the tooltip, then click "Show physical order". Returns what it saw, for the suite to check.
+ */
+async function pokeWebview(page) {
+  const deadline = Date.now() + 10_000;
+  let frame;
+  while (!frame && Date.now() < deadline) {
+    for (const f of page.frames()) {
+      if (await f.$('#mode').catch(() => null)) frame = f;
+    }
+    if (!frame) await new Promise((r) => setTimeout(r, 200));
+  }
+  if (!frame) return { error: 'no webview frame with #mode' };
+  const cell = await frame.waitForSelector('#grid rect[data-i="5"]', { timeout: 5000 });
+  await cell.hover();
+  await frame.waitForSelector('#tip:not([hidden])', { timeout: 5000 });
+  const tip = await frame.$eval('#tip', (e) => e.textContent);
+  await frame.click('#mode');
+  await frame.waitForFunction(() => document.querySelector('#caption')?.textContent?.includes('physical order'), null, { timeout: 5000 });
+  const caption = await frame.$eval('#caption', (e) => e.textContent);
+  const button = await frame.$eval('#mode', (e) => e.textContent);
+  return { tip, caption, button };
 }
 
 const lacking = missing();
@@ -84,6 +110,7 @@ const port = await freePort();
 const base = `http://127.0.0.1:${port}`;
 const logFile = join(work, 'server.log');
 const serverLog = [];
+const workbenchLog = [];
 const t0 = Date.now();
 const secs = () => ((Date.now() - t0) / 1000).toFixed(1);
 
@@ -143,12 +170,19 @@ try {
           await page.screenshot({ path: out });
           console.log(`e2e: screenshot ${out}`);
         }
-        writeFileSync(join(work, 'sync', `${m[1]}.done`), '');
+        // after the picture: use the webview like a person would, and tell the suite what it showed
+        const report = m[1] === 'layout-picture' ? await pokeWebview(page).catch((e) => ({ error: e.message })) : {};
+        writeFileSync(join(work, 'sync', `${m[1]}.done`), JSON.stringify(report));
       })().catch((e) => console.log(`e2e: screenshot ${m[1]} failed: ${e.message}`)));
       return;
     }
-    if (/^(PASS|FAIL|SKIP) /.test(text) || /^\d+ passed, \d+ failed/.test(text)) results.push(text);
-    console.log(`[ext:${type}] ${text}`);
+    if (/^(PASS|FAIL|SKIP) /.test(text) || /^\d+ passed, \d+ failed/.test(text)) {
+      results.push(text);
+      if (!/^\d+ passed/.test(text)) console.log(`e2e: ${text}`);
+    } else {
+      workbenchLog.push(`[${type}] ${text}`);
+      if (args.has('--verbose')) console.log(`[workbench:${type}] ${text}`);
+    }
   });
   await page.exposeFunction('codeAutomationExit', (code) => done(code));
   await page.goto(url);
@@ -168,7 +202,10 @@ try {
   if (browser) await browser.close().catch(() => {});
   server.kill('SIGTERM');
   writeFileSync(logFile, serverLog.join(''));
+  writeFileSync(join(work, 'workbench.log'), workbenchLog.join('\n'));
   if (exitCode !== 0) {
+    console.log('e2e: last lines of the workbench log:');
+    console.log(workbenchLog.slice(-40).join('\n'));
     console.log('e2e: last lines of the VS Code server log:');
     console.log(serverLog.join('').split('\n').slice(-30).join('\n'));
   }

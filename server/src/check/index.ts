@@ -2,6 +2,10 @@
 // stages, each taking what the previous ones produced; later stages (elaboration, rule checks)
 // are appended here.
 import { parse, resolve, type LineIndex, type Resolution, type ast, type Diagnostic } from '../../../grammar/src/index.js';
+import { runRules, type RuleOptions } from './rules/index.js';
+
+/** Options of `analyze`; each stage reads the ones it knows. */
+export interface AnalyzeOptions extends RuleOptions {}
 
 export interface Analysis {
   file: ast.File;
@@ -9,12 +13,15 @@ export interface Analysis {
   diagnostics: Diagnostic[];
   resolution: Resolution;
   lines: LineIndex;
+  /** a slow check was stopped by `options.shouldStop`: the diagnostics are partial */
+  cancelled: boolean;
 }
 
-export function analyze(text: string): Analysis {
+export function analyze(text: string, options: AnalyzeOptions = {}): Analysis {
   const parsed = parse(text);
   const resolution = resolve(parsed.file, parsed.lines);
-  const diagnostics = [...parsed.diagnostics, ...resolution.diagnostics];
+  const checked = runRules({ text, file: parsed.file, resolution }, options);
+  const diagnostics = [...parsed.diagnostics, ...resolution.diagnostics, ...checked.diagnostics];
   diagnostics.sort((a, b) => a.range.start - b.range.start || a.range.end - b.range.end);
-  return { file: parsed.file, diagnostics, resolution, lines: parsed.lines };
+  return { file: parsed.file, diagnostics, resolution, lines: parsed.lines, cancelled: checked.cancelled };
 }

@@ -627,12 +627,7 @@ const times = (xs: number[]): string => xs.join(' x ');
 
 // A step `p` may not come after any primitive listed here; the reason says why.
 const NOT_AFTER: Partial<Record<Primitive, [Primitive, string][]>> = {
-  tileForGrids: [
-    ['tile', 'tileForGrids makes the outermost (grid) loop, so it comes before tile'],
-    ['promote', 'tileForGrids makes the outermost (grid) loop, so it comes before promote'],
-    ['parallelizeForThreads', 'threads split a block\'s tile, so tileForGrids comes first'],
-    ['vectorize', 'vectorize leaves no linalg op to tile'],
-  ],
+  tileForGrids: [['vectorize', 'vectorize leaves no linalg op to tile']],
   tile: [
     ['promote', 'promote stages the current tile; tile before promoting'],
     ['parallelizeForThreads', 'after parallelizeForThreads each op is one thread\'s tile; tile the block\'s loops before'],
@@ -647,7 +642,14 @@ const NOT_AFTER: Partial<Record<Primitive, [Primitive, string][]>> = {
 };
 
 /** Simulates the steps on the payload; `diagnostics` says what is wrong, `plan` (absent on errors) what the emitter needs. */
-export function analyzeSchedule(spec: ScheduleSpec, opts: { isDeclared?: (name: string) => boolean } = {}): AnalyzeResult {
+export interface AnalyzeOptions {
+  /** names declared in the file: a handle naming none of them is left to name resolution */
+  isDeclared?: (name: string) => boolean;
+  /** report only order, handle and target problems (the caller knows the spec lacks malformed steps) */
+  structureOnly?: boolean;
+}
+
+export function analyzeSchedule(spec: ScheduleSpec, opts: AnalyzeOptions = {}): AnalyzeResult {
   const out: Diagnostic[] = [];
   const info = lookupPayloadOp(spec.op);
   const target = lookupTarget(spec.target);
@@ -760,8 +762,11 @@ export function analyzeSchedule(spec: ScheduleSpec, opts: { isDeclared?: (name: 
     out.push(diag('missing-step', 'warning', `schedule \`${spec.name}\` does not bufferize(); the generated script bufferizes at the end`, spec.ranges?.name));
   }
 
-  // ---- numbers: simulate the tiling
+  // ---- numbers: simulate the tiling (only on a well-formed schedule, and only up to the first step
+  // whose numbers are wrong: later figures would follow from a tiling that cannot happen)
+  if (opts.structureOnly || out.some((d) => d.severity === 'error')) return { diagnostics: out };
   const facts: StepFacts[] = [];
+  let stopped = false;
   const extents = [...spec.sizes];
   let grid: number[] | undefined, threads: number[] | undefined, loops = 0;
   const promoted: PromotedOperand[] = [];
@@ -769,10 +774,7 @@ export function analyzeSchedule(spec: ScheduleSpec, opts: { isDeclared?: (name: 
   let unrollFactor = 1;
   const threadStep = spec.steps.find((s) => s.primitive === 'parallelizeForThreads');
   const threadTotal = threadStep?.sizes && threadStep.sizes.length === P ? product(threadStep.sizes) : undefined;
-  spec.steps.forEach((s, i) => {
-    const f: StepFacts = { extents: [...extents] };
-    facts.push(f);
-    if (!ordered[i]) return;
+  const simulate = (s: ScheduleStepSpec, i: number, f: StepFacts): void => {
     // Checks that `sizes` tile the current extents; returns the new extents (as asked, even when wrong,
     // so that later steps are checked against the intended tile) and whether all was well.
     const tileDims = (sizes: number[], what: string, parallelOnly: boolean): { next: number[]; good: boolean } => {
@@ -920,10 +922,19 @@ export function analyzeSchedule(spec: ScheduleSpec, opts: { isDeclared?: (name: 
         break;
       }
     }
+  };
+  spec.steps.forEach((s, i) => {
+    const f: StepFacts = { extents: [...extents] };
+    facts.push(f);
+    if (stopped) return;
+    const before = out.length;
+    simulate(s, i, f);
+    // a copy that cannot be mapped changes no later figure; every other error does
+    if (out.slice(before).some((d) => d.severity === 'error' && d.code !== 'schedule/copy-not-mappable')) stopped = true;
   });
 
   let sharedBytes = 0;
-  if (promoted.length) {
+  if (promoted.length && !stopped) {
     const one = promoted.reduce((a, p) => a + p.bytes, 0);
     sharedBytes = one * unrollFactor;
     const pf = facts[promoteIndex];
@@ -1004,7 +1015,9 @@ export function checkSchedule(decl: ScheduleDecl, env: ScheduleEnv, opts: { quie
   const base = resolveSchedule(decl, envLookup(env), ro);
   const out = [...base.diagnostics];
   if (!base.spec) return out;
-  out.push(...analyzeSchedule(base.spec, ao).diagnostics);
+  const malformed = base.diagnostics.some((d) => d.severity === 'error');
+  out.push(...analyzeSchedule(base.spec, { ...ao, structureOnly: malformed }).diagnostics);
+  if (malformed) return out;
   const key = (d: Diagnostic): string => `${d.code}@${d.range.start}:${d.range.end}`;
   const reported = new Set(out.map(key));
   const tunable = tunableParamsOf(decl, env);

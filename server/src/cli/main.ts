@@ -33,7 +33,8 @@ export function run(argv: string[], err: (line: string) => void): number {
   } catch (e) {
     if (e instanceof CommanderError) {
       if (e.exitCode === 0) return 0; // --help, --version
-      const msg = e.message.replace(/^error:\s*/i, '').split('\n')[0];
+      // commander's message may carry a second line `(Did you mean check?)`: keep one line
+      const msg = e.message.replace(/^error:\s*/i, '').split('\n').map((l) => l.trim()).filter(Boolean).join(' ');
       err(`layout: ${msg === '(outputHelp)' ? `missing command (try 'layout --help')` : msg}`);
       return 2;
     }

@@ -1,9 +1,10 @@
 // Runs `diagnose` (the full check of one document version) off the main thread, so that the
 // server keeps answering hover and completion while an expensive check (exhaustive GenP
-// enumeration) runs. A stale analysis is cancelled by terminating its worker; a replacement
-// worker is started at once. Without a worker entry (the sources run under tsx) the analysis
-// runs on the main thread instead.
-import { Worker } from 'node:worker_threads';
+// enumeration) runs. Cancelling a stale analysis first asks the worker to stop (a shared flag the
+// slow rules poll through `shouldStop`); a worker that does not answer within `graceMs` is
+// terminated and replaced. Without a worker entry (the sources run under tsx) the analysis runs
+// on the main thread instead.
+import { Worker, type MessagePort } from 'node:worker_threads';
 import type { Diagnostic } from '../../../grammar/src/diagnostic.js';
 import type { Settings } from '../service/settings.js';
 import { diagnose } from '../service/diagnose.js';
@@ -31,23 +32,38 @@ export interface AnalysisRunner {
 
 export const workerRole = 'layout-analysis-worker';
 
-/** The worker's side: answers `AnalysisJob`s with `diagnose` results. */
-export function serveAnalysisRequests(port: import('node:worker_threads').MessagePort): void {
-  port.on('message', (m: { id: number; job: AnalysisJob }) => {
+interface Request {
+  id: number;
+  job: AnalysisJob;
+  /** Int32Array over a SharedArrayBuffer: [0] becomes 1 when the job is cancelled */
+  stop: SharedArrayBuffer;
+}
+interface Reply {
+  id: number;
+  diagnostics?: Diagnostic[];
+  cancelled?: boolean;
+  ms?: number;
+  error?: string;
+}
+
+/** The worker's side: answers `Request`s with `diagnose` results. */
+export function serveAnalysisRequests(port: MessagePort): void {
+  port.on('message', (m: Request) => {
     const t0 = performance.now();
+    const flag = new Int32Array(m.stop);
     try {
-      const diagnostics = diagnose(m.job.text, m.job.settings);
-      port.postMessage({ id: m.id, diagnostics, ms: performance.now() - t0 });
+      const r = diagnose(m.job.text, m.job.settings, () => Atomics.load(flag, 0) !== 0);
+      port.postMessage({ id: m.id, diagnostics: r.diagnostics, cancelled: r.cancelled, ms: performance.now() - t0 } satisfies Reply);
     } catch (e) {
-      port.postMessage({ id: m.id, error: e instanceof Error ? e.message : String(e) });
+      port.postMessage({ id: m.id, error: e instanceof Error ? e.message : String(e) } satisfies Reply);
     }
   });
 }
 
-export function createRunner(entry: string | undefined, timeoutMs: number): AnalysisRunner {
+export function createRunner(entry: string | undefined, timeoutMs: number, graceMs = 250): AnalysisRunner {
   if (entry) {
     try {
-      return new WorkerRunner(entry, timeoutMs);
+      return new WorkerRunner(entry, timeoutMs, graceMs);
     } catch {
       /* fall through to the in-process runner */
     }
@@ -55,12 +71,20 @@ export function createRunner(entry: string | undefined, timeoutMs: number): Anal
   return new InlineRunner();
 }
 
+interface Current {
+  id: number;
+  settle: (o: AnalysisOutcome) => void;
+  timer: NodeJS.Timeout;
+  stop: Int32Array;
+  killTimer?: NodeJS.Timeout;
+}
+
 class WorkerRunner implements AnalysisRunner {
   private worker: Worker;
   private nextId = 1;
-  private current?: { id: number; settle: (o: AnalysisOutcome) => void; timer: NodeJS.Timeout; started: number };
+  private current?: Current;
 
-  constructor(private readonly entry: string, private readonly timeoutMs: number) {
+  constructor(private readonly entry: string, private readonly timeoutMs: number, private readonly graceMs: number) {
     this.worker = this.spawn();
   }
 
@@ -77,10 +101,12 @@ class WorkerRunner implements AnalysisRunner {
     // stdout is the LSP channel: whatever the worker prints goes to stderr
     w.stdout.on('data', (d: Buffer) => process.stderr.write(d));
     w.stderr.on('data', (d: Buffer) => process.stderr.write(d));
-    w.on('message', (m: { id: number; diagnostics?: Diagnostic[]; ms?: number; error?: string }) => {
+    w.on('message', (m: Reply) => {
       const c = this.current;
       if (!c || c.id !== m.id) return;
-      this.finish(m.error !== undefined ? { kind: 'failed', message: m.error } : { kind: 'done', diagnostics: m.diagnostics ?? [], ms: m.ms ?? 0 });
+      if (m.error !== undefined) this.finish({ kind: 'failed', message: m.error });
+      else if (m.cancelled || Atomics.load(c.stop, 0) !== 0) this.finish({ kind: 'cancelled' });
+      else this.finish({ kind: 'done', diagnostics: m.diagnostics ?? [], ms: m.ms ?? 0 });
     });
     w.on('error', (e) => {
       if (w !== this.worker) return;
@@ -106,6 +132,7 @@ class WorkerRunner implements AnalysisRunner {
     if (!c) return;
     this.current = undefined;
     clearTimeout(c.timer);
+    clearTimeout(c.killTimer);
     c.settle(o);
   }
 
@@ -113,25 +140,27 @@ class WorkerRunner implements AnalysisRunner {
     return new Promise((settle) => {
       const id = this.nextId++;
       const started = performance.now();
+      const stop = new SharedArrayBuffer(4);
       const timer = setTimeout(() => {
         if (this.current?.id !== id) return;
         this.replace();
         this.finish({ kind: 'timeout', ms: performance.now() - started });
       }, this.timeoutMs);
-      this.current = { id, settle, timer, started };
-      this.worker.postMessage({ id, job });
+      this.current = { id, settle, timer, stop: new Int32Array(stop) };
+      this.worker.postMessage({ id, job, stop } satisfies Request);
     });
   }
 
-  /** milliseconds the running job has run, or undefined when idle */
-  get runningFor(): number | undefined {
-    return this.current ? performance.now() - this.current.started : undefined;
-  }
-
   cancel(): void {
-    if (!this.current) return;
-    this.replace();
-    this.finish({ kind: 'cancelled' });
+    const c = this.current;
+    if (!c || c.killTimer) return;
+    Atomics.store(c.stop, 0, 1);
+    // a check that does not poll (or a hang): stop the worker itself
+    c.killTimer = setTimeout(() => {
+      if (this.current !== c) return;
+      this.replace();
+      this.finish({ kind: 'cancelled' });
+    }, this.graceMs);
   }
 
   dispose(): void {
@@ -146,7 +175,7 @@ class InlineRunner implements AnalysisRunner {
       setImmediate(() => {
         const t0 = performance.now();
         try {
-          settle({ kind: 'done', diagnostics: diagnose(job.text, job.settings), ms: performance.now() - t0 });
+          settle({ kind: 'done', diagnostics: diagnose(job.text, job.settings).diagnostics, ms: performance.now() - t0 });
         } catch (e) {
           settle({ kind: 'failed', message: e instanceof Error ? e.message : String(e) });
         }

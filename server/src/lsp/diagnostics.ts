@@ -5,7 +5,7 @@ import type { Connection } from 'vscode-languageserver';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import type { Diagnostic } from '../../../grammar/src/diagnostic.js';
 import type { Settings } from '../service/settings.js';
-import { quickDiagnostics } from '../service/diagnose.js';
+import { syntaxDiagnostics } from '../service/diagnose.js';
 import { toDiagnostic } from './convert.js';
 import type { AnalysisJob, AnalysisOutcome, AnalysisRunner } from './analysis-runner.js';
 
@@ -15,8 +15,8 @@ export interface SchedulerOptions {
   /** the open document, or undefined once closed */
   document: (uri: string) => TextDocument | undefined;
   settings: () => Settings;
-  /** a stale analysis that has run this long is cancelled at once; a younger one gets the chance to finish first */
-  cancelAfterMs?: number;
+  /** when the full analysis of the current version runs longer than this, its syntax and name diagnostics are published meanwhile */
+  interimAfterMs?: number;
   timeoutMs: number;
   /** called after each publish (tests, benchmarks, logging) */
   onPublished?: (uri: string, version: number, ms: number) => void;
@@ -26,8 +26,7 @@ export class DiagnosticsScheduler {
   private readonly timers = new Map<string, NodeJS.Timeout>();
   /** newest job per document that waits to run */
   private readonly pending = new Map<string, AnalysisJob>();
-  private running?: { job: AnalysisJob; started: number };
-  private cancelTimer?: NodeJS.Timeout;
+  private running?: { job: AnalysisJob; started: number; interim?: NodeJS.Timeout };
   /** the last result per document, kept to answer code actions */
   private readonly last = new Map<string, { version: number; diagnostics: Diagnostic[] }>();
 
@@ -73,12 +72,7 @@ export class DiagnosticsScheduler {
 
   private cancelIfStale(uri: string, version: number): void {
     const r = this.running;
-    if (!r || r.job.uri !== uri || r.job.version >= version) return;
-    const wait = Math.max(0, (this.o.cancelAfterMs ?? 30) - (performance.now() - r.started));
-    clearTimeout(this.cancelTimer);
-    this.cancelTimer = setTimeout(() => {
-      if (this.running === r) this.o.runner.cancel();
-    }, wait);
+    if (r && r.job.uri === uri && r.job.version < version) this.o.runner.cancel();
   }
 
   private pump(): void {
@@ -89,16 +83,39 @@ export class DiagnosticsScheduler {
     this.pending.delete(job.uri);
     if (this.o.document(job.uri)?.version !== job.version) return this.pump();
     const started = performance.now();
-    const running = { job, started };
+    const running: { job: AnalysisJob; started: number; interim?: NodeJS.Timeout } = { job, started };
+    running.interim = setTimeout(() => this.publishInterim(job), this.o.interimAfterMs ?? 400);
     this.running = running;
     void this.o.runner.run(job).then((outcome) => {
       if (this.running === running) this.running = undefined;
-      clearTimeout(this.cancelTimer);
+      clearTimeout(running.interim);
       try {
         this.finish(job, outcome, performance.now() - started);
       } finally {
         this.pump();
       }
+    });
+  }
+
+  /** the full analysis is slow: publish the syntax and name diagnostics of the same version meanwhile */
+  private publishInterim(job: AnalysisJob): void {
+    const doc = this.o.document(job.uri);
+    if (!doc || doc.version !== job.version || this.running?.job !== job) return;
+    let diagnostics: Diagnostic[];
+    try {
+      diagnostics = syntaxDiagnostics(job.text);
+    } catch {
+      return;
+    }
+    this.publish(doc, job, diagnostics);
+  }
+
+  private publish(doc: TextDocument, job: AnalysisJob, diagnostics: Diagnostic[]): void {
+    this.last.set(job.uri, { version: job.version, diagnostics });
+    void this.o.connection.sendDiagnostics({
+      uri: job.uri,
+      version: job.version,
+      diagnostics: diagnostics.map((d) => toDiagnostic(doc, d, job.uri)),
     });
   }
 
@@ -110,7 +127,11 @@ export class DiagnosticsScheduler {
     if (outcome.kind === 'done') diagnostics = outcome.diagnostics;
     else {
       // the full analysis failed or ran too long: publish what the fast passes find, and say why
-      diagnostics = quickDiagnostics(job.text);
+      try {
+        diagnostics = syntaxDiagnostics(job.text);
+      } catch {
+        diagnostics = [];
+      }
       diagnostics.push({
         code: outcome.kind === 'timeout' ? 'analysis/timeout' : 'analysis/internal-error',
         severity: 'warning',
@@ -121,12 +142,7 @@ export class DiagnosticsScheduler {
         range: { start: 0, end: 0 },
       });
     }
-    this.last.set(job.uri, { version: job.version, diagnostics });
-    void this.o.connection.sendDiagnostics({
-      uri: job.uri,
-      version: job.version,
-      diagnostics: diagnostics.map((d) => toDiagnostic(doc, d, job.uri)),
-    });
+    this.publish(doc, job, diagnostics);
     this.o.onPublished?.(job.uri, job.version, ms);
   }
 }

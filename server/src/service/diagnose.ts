@@ -1,13 +1,37 @@
-// The diagnostics of one document version, as data. `diagnose` runs every check (it may be slow:
-// the LSP layer calls it in a worker); `quickDiagnostics` only the fast passes.
+// The diagnostics of one document version, as data, through the check layer's `analyze`.
+// `diagnose` runs every rule, the slow ones too (the LSP layer calls it in a worker thread and can
+// stop it through `shouldStop`); `quickDiagnostics` only the fast rules (syntax, names, shapes).
 import type { Diagnostic } from '../../../grammar/src/diagnostic.js';
-import { lex } from '../../../grammar/src/lexer.js';
+import { analyze, type AnalyzeOptions } from '../check/index.js';
+import { parse } from '../../../grammar/src/parse.js';
+import { resolve } from '../../../grammar/src/resolve.js';
 import type { Settings } from './settings.js';
 
-export function diagnose(text: string, _settings: Settings): Diagnostic[] {
-  return quickDiagnostics(text);
+export interface DiagnoseResult {
+  diagnostics: Diagnostic[];
+  /** stopped by `shouldStop`: the diagnostics are partial */
+  cancelled: boolean;
 }
 
-export function quickDiagnostics(text: string): Diagnostic[] {
-  return lex(text).diagnostics;
+export function diagnose(text: string, settings: Settings, shouldStop?: () => boolean): DiagnoseResult {
+  const options: AnalyzeOptions & { gpuTarget?: string } = {
+    slow: true,
+    budget: settings.genp.checkBudget,
+    gpuTarget: settings.gpuTarget,
+    ...(shouldStop ? { shouldStop } : {}),
+  };
+  const a = analyze(text, options);
+  return { diagnostics: a.diagnostics, cancelled: a.cancelled === true };
+}
+
+export function quickDiagnostics(text: string, settings?: Settings): Diagnostic[] {
+  const options: AnalyzeOptions & { gpuTarget?: string } = { slow: false, ...(settings ? { gpuTarget: settings.gpuTarget } : {}) };
+  return analyze(text, options).diagnostics;
+}
+
+/** Syntax and name diagnostics only: what is always safe to compute on the main thread. */
+export function syntaxDiagnostics(text: string): Diagnostic[] {
+  const p = parse(text);
+  const r = resolve(p.file, p.lines);
+  return [...p.diagnostics, ...r.diagnostics].sort((a, b) => a.range.start - b.range.start || a.range.end - b.range.end);
 }

@@ -7,9 +7,9 @@
 // Within a line: one space around binary operators, `=` and after `,`; none inside brackets,
 // before `,`, around `.` and slice colons, after a prefix `-`/`+`, or between a name and its `(`
 // or `[`; two spaces before a trailing comment. Indentation: declarations at column 0, statements
-// in kernel and schedule blocks at 2, continuation lines 2 deeper than their statement plus 2 per
-// open bracket (a line starting with a closing bracket: one level less); a comment line takes the
-// indentation of the code that follows it.
+// in kernel and schedule blocks at 2; inside brackets 2 deeper per open bracket (a line that
+// starts with a closing bracket: one level less); other continuation lines 2 deeper than their
+// statement; a comment line takes the indentation of the code that follows it.
 import type { TokenInfo } from '../../../grammar/src/token-info.js';
 import type { LayoutDocument } from './document.js';
 
@@ -131,6 +131,7 @@ function spaceBetween(a: TokenInfo, b: TokenInfo, aIsPrefix: boolean, aIsName: b
   if (b.category === 'comment') return 2;
   if (a.text === '(' || a.text === '[') return 0;
   if (b.text === ')' || b.text === ']' || b.text === ',') return 0;
+  if (a.text === ',') return 1;
   if (a.text === '.' || b.text === '.') return 0;
   if (a.text === ':' || b.text === ':') return 0;
   if (aIsPrefix) return 0; // `-x`, `(-1)`, `= -1`
@@ -142,19 +143,16 @@ function spaceBetween(a: TokenInfo, b: TokenInfo, aIsPrefix: boolean, aIsName: b
 }
 
 function lineIndent(t: TokenInfo, stack: string[], blockDepth: number, prevCode: TokenInfo | undefined, unit: number): number {
-  // brackets opened inside the current statement (after the innermost block)
-  const lastBlock = stack.lastIndexOf('{');
-  let brackets = stack.length - lastBlock - 1;
   if (t.text === '}') return unit * Math.max(0, blockDepth - 1);
-  if (blockDepth === 0) {
-    if (declKeywords.has(t.text)) return 0;
-    if (t.text === ')' || t.text === ']') brackets--;
-    return unit * (1 + Math.max(0, brackets));
-  }
-  const continuation = brackets > 0 || (prevCode !== undefined && continuesAfter.has(prevCode.text)) || continuesBefore.has(t.text);
-  if (!continuation || prevCode?.text === '{') return unit * blockDepth;
-  if (t.text === ')' || t.text === ']') brackets--;
-  return unit * (blockDepth + 1 + Math.max(0, brackets));
+  if (blockDepth === 0 && declKeywords.has(t.text)) return 0;
+  const base = unit * blockDepth;
+  // brackets opened inside the current statement (after the innermost block)
+  const brackets = stack.length - stack.lastIndexOf('{') - 1;
+  const levels = t.text === ')' || t.text === ']' ? brackets - 1 : brackets;
+  if (levels > 0) return base + unit * levels;
+  if (brackets > 0) return base; // the closing bracket of the outermost level
+  const continuation = blockDepth === 0 || (prevCode !== undefined && prevCode.text !== '{' && continuesAfter.has(prevCode.text)) || continuesBefore.has(t.text);
+  return continuation ? base + unit : base;
 }
 
 function commentIndent(tokens: TokenInfo[], i: number, stack: string[], blockDepth: number, prevCode: TokenInfo | undefined, unit: number): number {

@@ -5,7 +5,7 @@
 // A test that needs a server feature the server does not announce (in its `initialize` capabilities, or by
 // answering "method not found") is reported as SKIP with the reason, unless LAYOUT_E2E_STRICT=1.
 import * as vscode from 'vscode';
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { LayoutExtensionApi } from '../../../client/src/extension.js';
 import type { EmitResult } from '../../../server/src/lsp/protocol.js';
@@ -49,12 +49,22 @@ async function until<T>(what: string, probe: () => T | undefined | Promise<T | u
   }
 }
 
-/** Asks the driver for a screenshot (docs/images/<name>.png) and waits until it is taken. */
-async function screenshot(name: string) {
+/**
+ * Asks the driver for a screenshot (docs/images/<name>.png) and waits until it is taken. Returns what the
+ * driver reports (for `layout-picture`: what it saw using the webview), or undefined after 20 s.
+ */
+async function screenshot(name: string): Promise<Record<string, string> | undefined> {
   const sync = join(ws().fsPath, '..', 'sync');
+  await vscode.commands.executeCommand('notifications.clearAll');
   console.log(`__screenshot__ ${name}`);
   const done = join(sync, `${name}.done`);
-  await until(`screenshot ${name}`, () => existsSync(done) || undefined, 15_000).catch(() => console.log(`(no screenshot ${name})`));
+  const ok = await until(`screenshot ${name}`, () => existsSync(done) || undefined, 20_000).catch(() => undefined);
+  if (!ok) return undefined;
+  try {
+    return JSON.parse(readFileSync(done, 'utf8')) as Record<string, string>;
+  } catch {
+    return undefined;
+  }
 }
 
 async function open(name: string): Promise<vscode.TextEditor> {
@@ -90,9 +100,11 @@ async function capability(name: string): Promise<unknown> {
 
 test('the extension activates and its language server starts (status bar: ready)', async () => {
   await open('hover.layout');
-  await until('server state ready', () => (api.serverState() === 'ready' ? true : undefined), 25_000).catch((e) => {
-    throw new Error(`${(e as Error).message} (state: ${api.serverState()})`);
-  });
+  await until('server state ready', () => {
+    const s = api.serverState();
+    if (s === 'error') throw new Error('the status bar shows an error: the server did not start (see the Layout output)');
+    return s === 'ready' ? true : undefined;
+  }, 25_000);
 });
 
 test('.layout files get the language "layout"', async () => {
@@ -122,18 +134,19 @@ test('a broken file shows the expected diagnostics', async () => {
   assertEqual([undef.range.start.line, undef.range.start.character, undef.range.end.line, undef.range.end.character], [3, n.character, 3, n.character + 1], 'name/undefined range');
   assertEqual(undef.severity, vscode.DiagnosticSeverity.Error, 'name/undefined severity');
   assert(/\bN\b/.test(undef.message), `name/undefined message does not name N: ${undef.message}`);
-  const tile = byCode.get('size/tile-not-divisible');
-  assert(tile, `no size/tile-not-divisible among ${JSON.stringify(diags.map(codeOf))}`);
-  assertEqual(tile.range.start.line, 2, 'size/tile-not-divisible line');
-  assert(/32/.test(tile.message) && /100/.test(tile.message), `size/tile-not-divisible message should give 32 and 100: ${tile.message}`);
-  const parse = diags.find((d) => codeOf(d).startsWith('parse/'));
-  assert(parse, `no parse/* diagnostic among ${JSON.stringify(diags.map(codeOf))}`);
-  assert(parse.range.start.line >= 4, `the parse error should be on line 4 or after, is on ${parse.range.start.line}`);
   // picture for the docs: the squiggle under N with its hover
   place(ed, 3, n.character);
   await vscode.commands.executeCommand('editor.action.showHover');
   await sleep(1500);
   await screenshot('diagnostic-hover');
+  const tile = byCode.get('tile/not-divisible');
+  assert(tile, `no tile/not-divisible among ${JSON.stringify(diags.map(codeOf))}`);
+  const div = find(doc, 2, 'M / 32');
+  assertEqual([tile.range.start.line, tile.range.start.character, tile.range.end.line, tile.range.end.character], [2, div.character, 2, div.character + 'M / 32'.length], 'tile/not-divisible range');
+  assertEqual(tile.message, '32 does not divide M = 100', 'tile/not-divisible message');
+  const parse = diags.find((d) => codeOf(d).startsWith('parse/'));
+  assert(parse, `no parse/* diagnostic among ${JSON.stringify(diags.map(codeOf))}`);
+  assert(parse.range.start.line >= 4, `the parse error should be on line 4 or after, is on ${parse.range.start.line}`);
 });
 
 test('hover on a layout shows its expression', async () => {
@@ -144,7 +157,7 @@ test('hover on a layout shows its expression', async () => {
     const t = hoverText(await vscode.commands.executeCommand<vscode.Hover[]>('vscode.executeHoverProvider', ed.document.uri, at));
     return t.trim() ? t : undefined;
   }, 10_000);
-  assert(/\b\w+\s*\*\s*8\s*\+\s*\w+\b/.test(text), `the hover does not show a row-major expression (x * 8 + y): ${text}`);
+  assert(/\b\w+\s*\*\s*8\s*\+\s*\w+\b|\b8\s*\*\s*\w+\s*\+\s*\w+\b/.test(text), `the hover does not show a row-major expression (x * 8 + y): ${text}`);
 });
 
 test('completion offers the constructors', async () => {
@@ -186,7 +199,14 @@ test('"Layout: Show Layout" opens the picture webview (fixture payload) and expo
   assert(svg.startsWith('<svg xmlns="http://www.w3.org/2000/svg"'), 'the export is not an SVG document');
   assertEqual((svg.match(/<rect [^>]*data-i=/g) ?? []).length, 64, 'cells in the SVG');
   await sleep(500);
-  await screenshot('layout-picture');
+  // the driver hovers cell 5 (logical (0, 0, 1, 1): row 1, column 1) and clicks "Show physical order"
+  const seen = await screenshot('layout-picture');
+  assert(seen, 'the driver did not report on the webview');
+  assert(!seen.error, `using the webview: ${seen.error}`);
+  assertEqual(seen.tip, 'logical (ti, tj, i, j) = (0, 0, 1, 1)\nphysical 5\n(tj*2 + ti)*16 + i*4 + j = 5\ntile 0', 'tooltip of cell 5');
+  assertEqual(seen.button, 'Show logical order', 'toggle button after the click');
+  assertEqual(seen.caption, '2 x 2 x 4 x 4 = 64 cells; physical order', 'caption after the click');
+  await until('the webview to report the physical order', () => (api.picture()?.state.rendered?.view.mode === 'physical' ? true : undefined), 5000);
 });
 
 test('"Layout: Show Layout" draws the layout at the cursor (server layout/picture)', async () => {

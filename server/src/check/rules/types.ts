@@ -1,5 +1,6 @@
 // What a rule sees and returns. Rules are pure functions of the analysed document.
 import type { ast, Diagnostic, Resolution } from '../../../../grammar/src/index.js';
+import type { Values } from './values.js';
 
 export interface RuleOptions {
   /** also run the `slow` rules (enumeration); default true */
@@ -14,6 +15,8 @@ export interface RuleContext {
   text: string;
   file: ast.File;
   resolution: Resolution;
+  /** integer values of expressions at the params' values and at each tuning candidate */
+  values: Values;
   /** `budget` with its default applied */
   budget: number;
   shouldStop: () => boolean;

@@ -1,0 +1,78 @@
+// The rule registry: every check rule of docs/diagnostics.md ("Check rules"), in a `fast`
+// category (shape checks, run on every keystroke) or a `slow` one (enumeration, run when the
+// caller asks, e.g. on save or in a worker). `runRules` is the step `analyze` calls.
+import type { ast, Diagnostic, Resolution } from '../../../../grammar/src/index.js';
+import { checkGenPs } from './genp.js';
+import { checkRegP } from './regp.js';
+import { checkTiles } from './tile.js';
+import type { Rule, RuleContext, RuleOptions, RuleRun } from './types.js';
+import { checkUnused } from './unused.js';
+import { Values } from './values.js';
+
+export type { Rule, RuleCategory, RuleContext, RuleOptions, RuleRun } from './types.js';
+export { Values, type Scenario } from './values.js';
+export { checkGenPs, genpUses, checkUse, type GenPUse } from './genp.js';
+
+/** Default number of points a GenP check enumerates exhaustively (per evaluation point). */
+export const DEFAULT_BUDGET = 1 << 24;
+
+export const rules: readonly Rule[] = [
+  { family: 'unused', codes: ['unused/param', 'unused/layout', 'unused/perm', 'unused/let'], category: 'fast', run: (c) => ({ diagnostics: checkUnused(c) }) },
+  { family: 'tile', codes: ['tile/not-divisible'], category: 'fast', run: (c) => ({ diagnostics: checkTiles(c) }) },
+  { family: 'regp', codes: ['regp/not-a-permutation'], category: 'fast', run: (c) => ({ diagnostics: checkRegP(c) }) },
+  {
+    family: 'genp',
+    codes: ['genp/not-bijective', 'genp/out-of-range', 'genp/inverse-mismatch', 'genp/eval-error', 'genp/partially-checked'],
+    category: 'slow',
+    run: checkGenPs,
+  },
+];
+
+export interface RulesInput {
+  text: string;
+  file: ast.File;
+  resolution: Resolution;
+}
+
+export interface RulesResult {
+  diagnostics: Diagnostic[];
+  /** a slow rule was stopped by `shouldStop`: its diagnostics are partial */
+  cancelled: boolean;
+}
+
+/** Builds the context once and runs every fast rule, and the slow ones unless `slow: false`. */
+export function runRules(input: RulesInput, options: RuleOptions = {}): RulesResult {
+  const ctx: RuleContext = {
+    ...input,
+    values: new Values(input.file, input.resolution, input.text),
+    budget: options.budget ?? DEFAULT_BUDGET,
+    shouldStop: options.shouldStop ?? (() => false),
+  };
+  const slow = options.slow ?? true;
+  const diagnostics: Diagnostic[] = [];
+  let cancelled = false;
+  for (const rule of rules) {
+    if (rule.category === 'slow' && !slow) continue;
+    if (cancelled) break;
+    const run = runOne(rule, ctx);
+    diagnostics.push(...run.diagnostics);
+    if (run.cancelled) cancelled = true;
+  }
+  return { diagnostics, cancelled };
+}
+
+/** Runs one rule; a rule that throws (a bug) becomes one diagnostic instead of a crash. */
+function runOne(rule: Rule, ctx: RuleContext): RuleRun {
+  try {
+    return rule.run(ctx);
+  } catch (e) {
+    return {
+      diagnostics: [{
+        code: 'check/internal-error',
+        severity: 'warning',
+        message: `internal error in the ${rule.family} checks: ${e instanceof Error ? e.message : String(e)}`,
+        range: { start: 0, end: 0 },
+      }],
+    };
+  }
+}

@@ -1,0 +1,205 @@
+// Integer values of AST expressions at evaluation points ("scenarios"): the params' values, and
+// each tuning candidate of each param with every other param at its value (one param varied at
+// a time, not the cross product). Lets are re-evaluated in every scenario, so `let n = M / BM`
+// follows a candidate of BM. Exact bigint arithmetic with Python floor semantics for `/` and `%`;
+// anything that has no single integer value (a layout, a free index, a division by zero) is
+// `undefined`, never an exception.
+import type { ast, Resolution } from '../../../../grammar/src/index.js';
+
+/** An evaluation point: every param's value. */
+export interface Scenario {
+  /** param name -> value */
+  params: ReadonlyMap<string, bigint>;
+  /** set for a candidate scenario: which param takes which candidate */
+  candidate?: { param: string; value: bigint; node: ast.Expr };
+}
+
+export class Values {
+  /** the params' values (scenario 0) */
+  readonly base: Scenario;
+  /** one scenario per candidate that differs from its param's value, in source order */
+  readonly candidates: Scenario[];
+  private readonly memo = new WeakMap<Scenario, Map<ast.Expr, bigint | undefined>>();
+  private readonly params: { name: string; item: ast.ParamItem }[] = [];
+  private readonly lets = new Map<string, ast.LetDecl>();
+
+  constructor(file: ast.File, private readonly resolution: Resolution, private readonly text: string) {
+    for (const d of file.decls) {
+      if (d.kind === 'Param') for (const item of d.items) this.params.push({ name: item.name.name, item });
+      else if (d.kind === 'Let') this.lets.set(d.name.name, d);
+    }
+    this.base = this.scenario();
+    this.candidates = [];
+    for (const { name, item } of this.params) {
+      const own = this.base.params.get(name);
+      const seen = new Set<bigint>();
+      for (const c of item.candidates?.items ?? []) {
+        const v = this.value(c, this.base);
+        if (v === undefined || v === own || seen.has(v)) continue;
+        seen.add(v);
+        this.candidates.push(this.scenario({ param: name, value: v, node: c }));
+      }
+    }
+  }
+
+  /** The base scenario, then every candidate scenario. */
+  all(): Scenario[] {
+    return [this.base, ...this.candidates];
+  }
+
+  /** The value of `e` in `sc`, or undefined when it has none. */
+  value(e: ast.Expr, sc: Scenario): bigint | undefined {
+    let m = this.memo.get(sc);
+    if (!m) this.memo.set(sc, (m = new Map()));
+    if (m.has(e)) return m.get(e);
+    m.set(e, undefined); // a cycle (reported by resolution) evaluates to undefined
+    let v: bigint | undefined;
+    try {
+      v = this.eval(e, sc, 0);
+    } catch {
+      v = undefined;
+    }
+    m.set(e, v);
+    return v;
+  }
+
+  /** Is `b` written `//` (an intended floor division) rather than `/`? */
+  isFloorOp(b: ast.Binary): boolean {
+    return this.text.slice(b.opRange.start, b.opRange.end) === '//';
+  }
+
+  /**
+   * The `/` divisions (not `//`) that leave a remainder when `e` is evaluated in `sc`, following
+   * lets (a let's division counts wherever the let is used) but not entering min/max. Used to
+   * avoid cascades: a size check is skipped where a division it depends on is already reported.
+   */
+  inexactDivisions(e: ast.Expr, sc: Scenario, depth = 0): ast.Binary[] {
+    const out: ast.Binary[] = [];
+    const walk = (x: ast.Expr, d: number): void => {
+      if (d > 200) return;
+      switch (x.kind) {
+        case 'Binary':
+          if (x.op === '/' && !this.isFloorOp(x)) {
+            const a = this.value(x.left, sc);
+            const b = this.value(x.right, sc);
+            if (a !== undefined && b !== undefined && a > 0n && b > 0n && a % b !== 0n) out.push(x);
+          }
+          walk(x.left, d + 1);
+          walk(x.right, d + 1);
+          return;
+        case 'Unary': walk(x.operand, d + 1); return;
+        case 'If': walk(x.cond, d + 1); walk(x.then, d + 1); walk(x.else, d + 1); return;
+        case 'List': case 'Tuple': for (const i of x.items) walk(i, d + 1); return;
+        case 'Name': {
+          const t = this.target(x);
+          if (t?.kind === 'let') walk(t.decl.value, d + 1);
+          return;
+        }
+        default: return;
+      }
+    };
+    walk(e, depth);
+    return out;
+  }
+
+  /** Which top-level declaration a name use refers to, when it is a param or a let. */
+  private target(n: ast.NameRef): { kind: 'param'; name: string } | { kind: 'let'; decl: ast.LetDecl } | undefined {
+    const def = this.resolution.refs.get(n);
+    if (!def) return undefined;
+    if (def.kind === 'param' || def.kind === 'const') return { kind: 'param', name: def.name };
+    if (def.kind === 'let') {
+      const decl = this.lets.get(def.name);
+      return decl ? { kind: 'let', decl } : undefined;
+    }
+    return undefined;
+  }
+
+  private scenario(candidate?: Scenario['candidate']): Scenario {
+    const params = new Map<string, bigint>();
+    const sc: Scenario = candidate ? { params, candidate } : { params };
+    for (const { name, item } of this.params) {
+      if (params.has(name)) continue; // a duplicate: the first one counts
+      const v = candidate && candidate.param === name ? candidate.value : this.evalQuiet(item.value, sc);
+      if (v !== undefined) params.set(name, v);
+    }
+    return sc;
+  }
+
+  private evalQuiet(e: ast.Expr, sc: Scenario): bigint | undefined {
+    try {
+      return this.eval(e, sc, 0);
+    } catch {
+      return undefined;
+    }
+  }
+
+  private eval(e: ast.Expr, sc: Scenario, depth: number): bigint {
+    if (depth > 200) throw new Error('too deep');
+    const ev = (x: ast.Expr) => this.eval(x, sc, depth + 1);
+    switch (e.kind) {
+      case 'Int':
+        return e.value;
+      case 'Name': {
+        const t = this.target(e);
+        if (t?.kind === 'param') {
+          const v = sc.params.get(t.name);
+          if (v === undefined) throw new Error('no value');
+          return v;
+        }
+        if (t?.kind === 'let') {
+          const v = this.value(t.decl.value, sc);
+          if (v === undefined) throw new Error('no value');
+          return v;
+        }
+        throw new Error('not a value');
+      }
+      case 'Unary': {
+        const v = ev(e.operand);
+        return e.op === '-' ? -v : e.op === '+' ? v : v === 0n ? 1n : 0n;
+      }
+      case 'Binary': {
+        if (e.op === 'and') return ev(e.left) !== 0n && ev(e.right) !== 0n ? 1n : 0n;
+        if (e.op === 'or') return ev(e.left) !== 0n || ev(e.right) !== 0n ? 1n : 0n;
+        const a = ev(e.left);
+        const b = ev(e.right);
+        switch (e.op) {
+          case '+': return a + b;
+          case '-': return a - b;
+          case '*': return a * b;
+          case '/': return floorDiv(a, b);
+          case '%': return a - b * floorDiv(a, b);
+          case '<': return a < b ? 1n : 0n;
+          case '<=': return a <= b ? 1n : 0n;
+          case '>': return a > b ? 1n : 0n;
+          case '>=': return a >= b ? 1n : 0n;
+          case '==': return a === b ? 1n : 0n;
+          case '!=': return a !== b ? 1n : 0n;
+        }
+        throw new Error('operator');
+      }
+      case 'If':
+        return ev(e.cond) !== 0n ? ev(e.then) : ev(e.else);
+      case 'Call': {
+        const def = this.resolution.refs.get(e.callee);
+        if (def?.kind === 'function' && e.args.length > 0 && (e.callee.name === 'min' || e.callee.name === 'max')) {
+          const vs = e.args.map(ev);
+          return vs.reduce((x, y) => (e.callee.name === 'min' ? (y < x ? y : x) : y > x ? y : x));
+        }
+        throw new Error('not a value');
+      }
+      default:
+        throw new Error('not a value');
+    }
+  }
+}
+
+export function floorDiv(a: bigint, b: bigint): bigint {
+  if (b === 0n) throw new Error('division by zero');
+  const q = a / b;
+  return (a % b !== 0n) && ((a < 0n) !== (b < 0n)) ? q - 1n : q;
+}
+
+/** How a scenario is named in messages: `` or ` when BM = 96 (a candidate of BM)`. */
+export function candidateNote(sc: Scenario): string {
+  return sc.candidate ? `${sc.candidate.param} = ${sc.candidate.value} (a candidate of ${sc.candidate.param})` : '';
+}

@@ -1,0 +1,48 @@
+// What every feature adapter gets: the open documents, their analysed snapshots, the settings and
+// the client's capabilities.
+import type { Connection, TextDocuments } from 'vscode-languageserver';
+import type { TextDocument } from 'vscode-languageserver-textdocument';
+import { LayoutDocument } from '../service/document.js';
+import type { Settings } from '../service/settings.js';
+import type { DiagnosticsScheduler } from './diagnostics.js';
+
+export interface ClientSupport {
+  snippets: boolean;
+  markdown: boolean;
+  hierarchicalSymbols: boolean;
+  showDocument: boolean;
+  applyEdit: boolean;
+  createFiles: boolean;
+  inlayHintRefresh: boolean;
+  codeLensRefresh: boolean;
+  semanticTokensRefresh: boolean;
+}
+
+export interface ServerContext {
+  connection: Connection;
+  documents: TextDocuments<TextDocument>;
+  settings(): Settings;
+  client: ClientSupport;
+  /** absolute paths of the workspace folders */
+  workspaceFolders(): string[];
+  scheduler: DiagnosticsScheduler;
+  /** the analysed snapshot of an open document's current version */
+  snapshot(uri: string): { doc: TextDocument; model: LayoutDocument } | undefined;
+}
+
+/** Keeps one LayoutDocument per open document, rebuilt when the version changes. */
+export class SnapshotCache {
+  private readonly cache = new Map<string, LayoutDocument>();
+
+  get(doc: TextDocument): LayoutDocument {
+    const hit = this.cache.get(doc.uri);
+    if (hit && hit.version === doc.version) return hit;
+    const fresh = new LayoutDocument(doc.uri, doc.version, doc.getText());
+    this.cache.set(doc.uri, fresh);
+    return fresh;
+  }
+
+  delete(uri: string): void {
+    this.cache.delete(uri);
+  }
+}

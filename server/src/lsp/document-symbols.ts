@@ -1,0 +1,50 @@
+// textDocument/documentSymbol: the outline, with children (perm parameters, kernel bindings, schedule steps).
+import { SymbolKind, type DocumentSymbol, type DocumentSymbolParams, type SymbolInformation } from 'vscode-languageserver';
+import type { TextDocument } from 'vscode-languageserver-textdocument';
+import { outline, type OutlineItem, type OutlineKind } from '../service/outline.js';
+import type { ServerContext } from './context.js';
+import { toRange } from './convert.js';
+
+export const symbolKinds: Record<OutlineKind, SymbolKind> = {
+  param: SymbolKind.Constant,
+  const: SymbolKind.Constant,
+  let: SymbolKind.Variable,
+  layout: SymbolKind.Struct,
+  perm: SymbolKind.Function,
+  permParam: SymbolKind.TypeParameter,
+  permIndex: SymbolKind.Variable,
+  kernel: SymbolKind.Module,
+  binding: SymbolKind.Variable,
+  schedule: SymbolKind.Namespace,
+  step: SymbolKind.Event,
+};
+
+export function documentSymbols(ctx: ServerContext, p: DocumentSymbolParams): DocumentSymbol[] | SymbolInformation[] | null {
+  const s = ctx.snapshot(p.textDocument.uri);
+  if (!s) return null;
+  const items = outline(s.model.file, s.model.text);
+  if (!ctx.client.hierarchicalSymbols) {
+    const flat: SymbolInformation[] = [];
+    const add = (it: OutlineItem, container?: string) => {
+      flat.push({ name: it.name, kind: symbolKinds[it.kind], location: { uri: p.textDocument.uri, range: toRange(s.doc, it.selectionRange) }, containerName: container });
+      for (const c of it.children) add(c, it.name);
+    };
+    items.forEach((it) => add(it));
+    return flat;
+  }
+  return items.map((it) => toSymbol(s.doc, it));
+}
+
+function toSymbol(doc: TextDocument, it: OutlineItem): DocumentSymbol {
+  // the selection range must lie inside the range
+  const start = Math.min(it.range.start, it.selectionRange.start);
+  const end = Math.max(it.range.end, it.selectionRange.end);
+  return {
+    name: it.name,
+    detail: it.detail,
+    kind: symbolKinds[it.kind],
+    range: toRange(doc, { start, end }),
+    selectionRange: toRange(doc, it.selectionRange),
+    children: it.children.map((c) => toSymbol(doc, c)),
+  };
+}

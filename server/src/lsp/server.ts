@@ -1,0 +1,212 @@
+// The Layout language server: `node dist/server.js --stdio` (or `--node-ipc` under VS Code).
+// Wires the LSP connection to one thin adapter per feature; the language knowledge lives in
+// server/src/service/. The same bundle is the analysis worker (see analysis-runner.ts).
+import { isMainThread, parentPort, workerData } from 'node:worker_threads';
+import { fileURLToPath } from 'node:url';
+import {
+  createConnection,
+  ProposedFeatures,
+  TextDocuments,
+  TextDocumentSyncKind,
+  CodeActionKind,
+  ResponseError,
+  type InitializeParams,
+  type InitializeResult,
+  type Connection,
+} from 'vscode-languageserver/node';
+import { TextDocument } from 'vscode-languageserver-textdocument';
+import { createRunner, serveAnalysisRequests, workerRole } from './analysis-runner.js';
+import { SnapshotCache, type ClientSupport, type ServerContext } from './context.js';
+import { DiagnosticsScheduler } from './diagnostics.js';
+import { SettingsStore } from './settings.js';
+import { documentSymbols } from './document-symbols.js';
+import { workspaceSymbols } from './workspace-symbols.js';
+import { foldingRanges } from './folding-ranges.js';
+import { definition } from './definition.js';
+import { references } from './references.js';
+import { documentHighlights } from './document-highlights.js';
+import { prepareRename, rename } from './rename.js';
+import { semanticTokens, legend } from './semantic-tokens.js';
+import { formatting } from './formatting.js';
+import { completion } from './completion.js';
+import { signatureHelp } from './signature-help.js';
+import { codeActions } from './code-actions.js';
+import { hover } from './hover.js';
+import { inlayHints } from './inlay-hints.js';
+import { codeLenses } from './code-lens.js';
+import { executeEmit } from './emit.js';
+import { picture } from './picture.js';
+import { EMIT_COMMAND, PICTURE_REQUEST } from './protocol.js';
+
+/** A full analysis that runs longer than this is stopped (the file gets its syntax diagnostics and a note). */
+const ANALYSIS_TIMEOUT_MS = 20_000;
+
+if (!isMainThread && (workerData as { role?: string } | undefined)?.role === workerRole) {
+  serveAnalysisRequests(parentPort!);
+} else if (isMainThread) {
+  startServer(createConnection(ProposedFeatures.all));
+}
+
+/** The bundle's own path, when running bundled (the worker runs the same file). */
+function bundlePath(): string | undefined {
+  try {
+    // eslint-disable-next-line no-undef
+    const f = typeof __filename === 'string' ? __filename : undefined;
+    return f && f.endsWith('.js') ? f : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+export function startServer(connection: Connection): void {
+  const documents = new TextDocuments(TextDocument);
+  const snapshots = new SnapshotCache();
+  let settings!: SettingsStore;
+  let folders: string[] = [];
+  let client!: ClientSupport;
+  let ctx!: ServerContext;
+
+  connection.onInitialize((params: InitializeParams): InitializeResult => {
+    const caps = params.capabilities;
+    client = {
+      snippets: caps.textDocument?.completion?.completionItem?.snippetSupport === true,
+      markdown: caps.textDocument?.hover?.contentFormat?.includes('markdown') ?? false,
+      hierarchicalSymbols: caps.textDocument?.documentSymbol?.hierarchicalDocumentSymbolSupport === true,
+      showDocument: caps.window?.showDocument?.support === true,
+      applyEdit: caps.workspace?.applyEdit === true,
+      createFiles: caps.workspace?.workspaceEdit?.resourceOperations?.includes('create') === true,
+      inlayHintRefresh: caps.workspace?.inlayHint?.refreshSupport === true,
+      codeLensRefresh: caps.workspace?.codeLens?.refreshSupport === true,
+      semanticTokensRefresh: caps.workspace?.semanticTokens?.refreshSupport === true,
+    };
+    folders = (params.workspaceFolders ?? []).map((f) => uriToPath(f.uri)).filter((p): p is string => !!p);
+    if (folders.length === 0 && params.rootUri) {
+      const p = uriToPath(params.rootUri);
+      if (p) folders = [p];
+    }
+    settings = new SettingsStore(connection, caps.workspace?.configuration === true);
+    const scheduler = new DiagnosticsScheduler({
+      connection,
+      runner: createRunner(bundlePath(), ANALYSIS_TIMEOUT_MS),
+      document: (uri) => documents.get(uri),
+      settings: () => settings.get(),
+      timeoutMs: ANALYSIS_TIMEOUT_MS,
+    });
+    ctx = {
+      connection,
+      documents,
+      settings: () => settings.get(),
+      client,
+      workspaceFolders: () => folders,
+      scheduler,
+      snapshot(uri) {
+        const doc = documents.get(uri);
+        return doc ? { doc, model: snapshots.get(doc) } : undefined;
+      },
+    };
+    return {
+      capabilities: {
+        textDocumentSync: { openClose: true, change: TextDocumentSyncKind.Incremental, save: { includeText: false } },
+        hoverProvider: true,
+        completionProvider: { triggerCharacters: ['.'], resolveProvider: false },
+        signatureHelpProvider: { triggerCharacters: ['(', ','], retriggerCharacters: [','] },
+        definitionProvider: true,
+        referencesProvider: true,
+        documentHighlightProvider: true,
+        renameProvider: { prepareProvider: true },
+        documentSymbolProvider: { label: 'Layout' },
+        workspaceSymbolProvider: true,
+        semanticTokensProvider: { legend, full: true },
+        documentFormattingProvider: true,
+        foldingRangeProvider: true,
+        codeActionProvider: { codeActionKinds: [CodeActionKind.QuickFix, CodeActionKind.Source] },
+        codeLensProvider: { resolveProvider: false },
+        inlayHintProvider: true,
+        executeCommandProvider: { commands: [EMIT_COMMAND] },
+        workspace: { workspaceFolders: { supported: true, changeNotifications: true } },
+      },
+      serverInfo: { name: 'layout-language-server', version: '0.1.0' },
+    };
+  });
+
+  connection.onInitialized(() => {
+    void settings.refresh().then(() => reanalyzeAll());
+    try {
+      connection.workspace.onDidChangeWorkspaceFolders((e) => {
+        const removed = new Set(e.removed.map((f) => uriToPath(f.uri)));
+        folders = folders.filter((f) => !removed.has(f));
+        for (const f of e.added) {
+          const p = uriToPath(f.uri);
+          if (p && !folders.includes(p)) folders.push(p);
+        }
+      });
+    } catch {
+      /* the client does not send folder changes */
+    }
+  });
+
+  connection.onDidChangeConfiguration(async (p) => {
+    await settings.refresh(p.settings);
+    reanalyzeAll();
+    if (client.inlayHintRefresh) void connection.languages.inlayHint.refresh().catch(() => undefined);
+    if (client.codeLensRefresh) void connection.sendRequest('workspace/codeLens/refresh').catch(() => undefined);
+  });
+
+  function reanalyzeAll(): void {
+    for (const d of documents.all()) ctx.scheduler.update(d, true);
+  }
+
+  documents.onDidOpen((e) => ctx.scheduler.update(e.document, true));
+  documents.onDidChangeContent((e) => {
+    // onDidChangeContent also fires on open; the open handler already scheduled that version
+    if (e.document.version !== openedVersion.get(e.document.uri)) ctx.scheduler.update(e.document);
+  });
+  const openedVersion = new Map<string, number>();
+  documents.onDidOpen((e) => openedVersion.set(e.document.uri, e.document.version));
+  documents.onDidClose((e) => {
+    openedVersion.delete(e.document.uri);
+    snapshots.delete(e.document.uri);
+    ctx.scheduler.close(e.document.uri);
+  });
+
+  const safe = <P, R>(name: string, f: (ctx: ServerContext, p: P) => R | Promise<R>, fallback: R) => async (p: P): Promise<R> => {
+    try {
+      return await f(ctx, p);
+    } catch (e) {
+      if (e instanceof ResponseError) throw e;
+      connection.console.error(`${name} failed: ${e instanceof Error ? e.stack ?? e.message : String(e)}`);
+      return fallback;
+    }
+  };
+
+  connection.onHover(safe('hover', hover, null));
+  connection.onCompletion(safe('completion', completion, null));
+  connection.onSignatureHelp(safe('signatureHelp', signatureHelp, null));
+  connection.onDefinition(safe('definition', definition, null));
+  connection.onReferences(safe('references', references, null));
+  connection.onDocumentHighlight(safe('documentHighlight', documentHighlights, null));
+  connection.onPrepareRename(safe('prepareRename', prepareRename, null));
+  connection.onRenameRequest(safe('rename', rename, null));
+  connection.onDocumentSymbol(safe('documentSymbol', documentSymbols, null));
+  connection.onWorkspaceSymbol(safe('workspaceSymbol', workspaceSymbols, []));
+  connection.languages.semanticTokens.on(safe('semanticTokens', semanticTokens, { data: [] }));
+  connection.onDocumentFormatting(safe('formatting', formatting, []));
+  connection.onFoldingRanges(safe('foldingRange', foldingRanges, null));
+  connection.onCodeAction(safe('codeAction', codeActions, null));
+  connection.onCodeLens(safe('codeLens', codeLenses, null));
+  connection.languages.inlayHint.on(safe('inlayHint', inlayHints, null));
+  connection.onExecuteCommand(safe('executeCommand', executeEmit, null));
+  connection.onRequest(PICTURE_REQUEST, safe('picture', picture, null));
+
+  connection.onShutdown(() => ctx?.scheduler.dispose());
+  documents.listen(connection);
+  connection.listen();
+}
+
+function uriToPath(uri: string): string | undefined {
+  try {
+    return uri.startsWith('file:') ? fileURLToPath(uri) : undefined;
+  } catch {
+    return undefined;
+  }
+}

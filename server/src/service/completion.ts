@@ -1,0 +1,212 @@
+// Completion, decided from the tokens before the cursor (so that it works while the line being
+// typed does not parse yet) plus the symbol index of the last parse:
+// - after `.`: layout methods;
+// - after `target`: kernel targets; after `on`: GPUs; after `for` in a schedule header: payload ops;
+// - at a statement start in a schedule block: PEAK primitives (and handles);
+// - at the start of a top-level line: declaration keywords, then everything an expression may use;
+// - elsewhere in an expression: names in scope, constructors (snippets), `min`/`max`, expression keywords.
+// Nothing inside comments and strings.
+import type { TokenInfo } from '../../../grammar/src/token-info.js';
+import { PAYLOAD_OPS } from '../check/schedule.js';
+import { TARGETS as GPU_TARGETS } from '../check/targets.js';
+import type { LayoutDocument } from './document.js';
+import { CONSTRUCTORS, FUNCTIONS, KERNEL_TARGETS, METHODS, primitives, signatureLabel, type Builtin } from './builtins.js';
+import type { SymbolDef, SymbolKind } from './symbols.js';
+
+export type CompletionKind =
+  | 'keyword' | 'constructor' | 'function' | 'method' | 'primitive' | 'target' | 'gpu' | 'op'
+  | SymbolKind;
+
+export interface CompletionEntry {
+  label: string;
+  kind: CompletionKind;
+  detail?: string;
+  documentation?: string;
+  /** snippet text (LSP snippet syntax); plain `label` when absent */
+  snippet?: string;
+  /** sorts entries: lower first */
+  sortText: string;
+}
+
+export interface CompletionResult {
+  /** the text the chosen entry replaces: the partial word before the cursor */
+  replace: { start: number; end: number };
+  items: CompletionEntry[];
+}
+
+const declarationKeywords: [string, string, string][] = [
+  ['param', 'param ${1:N} = ${2:64}', 'a size parameter with a default value'],
+  ['const', 'const ${1:T} = ${2:32}', 'a parameter folded into generated code'],
+  ['let', 'let ${1:name} = ${2:expr}', 'a derived value'],
+  ['layout', 'layout ${1:A} = OrderBy(${2:Row(M, N)})', 'a LEGO layout'],
+  ['perm', 'perm ${1:name}(${2:n})[${3:i}, ${4:j}] = ${5:expr}', 'a user permutation (GenP)'],
+  ['kernel', 'kernel ${1:name} target ${2|triton,cuda,mlir|} template "${3:path}" {\n\t$0\n}', 'a kernel: template and bindings'],
+  ['schedule', 'schedule ${1:name} for linalg.matmul(${2:M}, ${3:N}, ${4:K}) on ${5:sm_90} {\n\t${6:mm} = findOp("linalg.matmul")\n\t$0\n}', 'a PEAK schedule'],
+];
+const expressionKeywords = ['if', 'then', 'else', 'and', 'or', 'not'];
+
+export function completion(doc: LayoutDocument, offset: number): CompletionResult {
+  const text = doc.text;
+  let start = offset;
+  while (start > 0 && /[A-Za-z0-9_]/.test(text[start - 1])) start--;
+  const replace = { start, end: offset };
+  const tokens = doc.tokens;
+  const none: CompletionResult = { replace, items: [] };
+  // inside a comment or a string: nothing
+  const inside = tokens.find((t) => t.range.start < offset && offset <= t.range.end && (t.category === 'comment' || t.category === 'string'));
+  if (inside && !(inside.category === 'string' && inside.range.end === offset && /"$/.test(inside.text) && inside.text.length > 1)) return none;
+  const before = tokensBefore(tokens, start);
+  const prev = before[before.length - 1];
+  const items: CompletionEntry[] = [];
+
+  if (prev?.text === '.') {
+    // `linalg.` in a schedule header: payload ops; otherwise methods
+    if (headerOf(before) === 'schedule-op') {
+      for (const op of Object.keys(PAYLOAD_OPS)) items.push({ label: op.split('.').slice(1).join('.'), kind: 'op', detail: PAYLOAD_OPS[op].summary, sortText: '0' });
+      return { replace, items };
+    }
+    for (const m of METHODS) items.push(fromBuiltin(m, 'method', '0'));
+    return { replace, items };
+  }
+  if (prev?.text === 'target') {
+    for (const t of KERNEL_TARGETS) items.push({ label: t, kind: 'target', detail: 'kernel target', sortText: '0' });
+    return { replace, items };
+  }
+  if (prev?.text === 'on') {
+    for (const [name, t] of Object.entries(GPU_TARGETS)) items.push({ label: name, kind: 'gpu', detail: t.label, sortText: '0' });
+    return { replace, items };
+  }
+  if (prev?.text === 'for' && headerOf(before) === 'schedule-op') {
+    for (const [name, op] of Object.entries(PAYLOAD_OPS)) items.push({ label: name, kind: 'op', detail: op.summary, snippet: `${name}(\${1:M}, \${2:N}, \${3:K})`, sortText: '0' });
+    return { replace, items };
+  }
+  if (prev && (prev.text === 'template' || prev.text === 'builtin' || prev.text === 'kernel' || prev.text === 'schedule' || prev.text === 'perm' || prev.text === 'layout' || prev.text === 'let' || prev.text === 'param' || prev.text === 'const')) {
+    return none; // a new name or a path: nothing to suggest
+  }
+
+  const block = enclosingBlock(before);
+  const depth = bracketDepth(before, block?.open);
+  const atLineStart = text.slice(lineStart(text, start), start).trim() === '';
+
+  if (block?.kind === 'schedule' && depth === 0 && isStatementStart(prev)) {
+    for (const p of primitives()) {
+      items.push({
+        label: p.name,
+        kind: 'primitive',
+        detail: p.signature,
+        documentation: p.summary,
+        snippet: primitiveSnippet(p.name, p.args.length + p.optionalArgs.length),
+        sortText: '0',
+      });
+    }
+    return { replace, items };
+  }
+  if (!block && atLineStart && depth === 0) {
+    for (const [kw, snippet, doc_] of declarationKeywords) items.push({ label: kw, kind: 'keyword', detail: doc_, snippet, sortText: '0' });
+  }
+  // names in scope
+  for (const d of doc.symbols.visibleAt(offset)) {
+    if (d.kind === 'kernel' || d.kind === 'schedule') continue;
+    if (d.range.start <= start && start <= d.range.end) continue; // the word being typed
+    items.push({ label: d.name, kind: d.kind, detail: describe(d, doc.text), sortText: '1' });
+  }
+  if (block?.kind !== 'schedule') {
+    for (const c of CONSTRUCTORS) items.push(fromBuiltin(c, 'constructor', '2'));
+    for (const f of FUNCTIONS) items.push(fromBuiltin(f, 'function', '2'));
+    for (const k of expressionKeywords) items.push({ label: k, kind: 'keyword', sortText: '3' });
+  }
+  return { replace, items: dedupe(items) };
+}
+
+function fromBuiltin(b: Builtin, kind: CompletionKind, sortText: string): CompletionEntry {
+  return { label: b.name, kind, detail: signatureLabel(b), documentation: b.doc, snippet: b.snippet, sortText };
+}
+
+function primitiveSnippet(name: string, nArgs: number): string {
+  if (name === 'findOp') return 'findOp("${1:linalg.matmul}")';
+  if (nArgs === 0) return `${name}()`;
+  if (name === 'unroll') return 'unroll(${1:mm}, ${2:2})';
+  if (name === 'parallelizeForBlocks' || name === 'vectorize') return `${name}(\${1:mm})`;
+  return `${name}(\${1:mm}, [\${2}])`;
+}
+
+function describe(d: SymbolDef, text: string): string {
+  const src = text.slice(d.declRange.start, d.declRange.end).replace(/\s+/g, ' ');
+  const clipped = src.length > 60 ? src.slice(0, 57) + '...' : src;
+  switch (d.kind) {
+    case 'free': return 'free index symbol';
+    case 'permParam': return 'perm size parameter';
+    case 'permIndex': return 'perm index';
+    case 'inverseArg': return 'inverse argument';
+    case 'handle': return `handle: ${clipped}`;
+    default: return clipped;
+  }
+}
+
+function dedupe(items: CompletionEntry[]): CompletionEntry[] {
+  const seen = new Set<string>();
+  return items.filter((i) => (seen.has(i.label) ? false : (seen.add(i.label), true)));
+}
+
+/** Code tokens that end at or before `offset` (comments dropped). */
+function tokensBefore(tokens: TokenInfo[], offset: number): TokenInfo[] {
+  const out: TokenInfo[] = [];
+  for (const t of tokens) {
+    if (t.range.end > offset) break;
+    if (t.category !== 'comment') out.push(t);
+  }
+  return out;
+}
+
+const declWords = new Set(['param', 'const', 'let', 'layout', 'perm', 'kernel', 'schedule']);
+
+/** The kernel or schedule block whose `{` is open before the cursor. */
+function enclosingBlock(before: TokenInfo[]): { kind: 'kernel' | 'schedule'; open: number } | undefined {
+  for (let i = before.length - 1; i >= 0; i--) {
+    const t = before[i];
+    if (t.text === '}') return undefined;
+    if (t.text === '{') {
+      for (let j = i - 1; j >= 0; j--) {
+        if (before[j].text === 'kernel' || before[j].text === 'schedule') return { kind: before[j].text as 'kernel' | 'schedule', open: i };
+        if (declWords.has(before[j].text)) return undefined;
+      }
+      return undefined;
+    }
+    if (declWords.has(t.text)) return undefined;
+  }
+  return undefined;
+}
+
+/** Which header the cursor is in: after `schedule NAME for` and before its `(`. */
+function headerOf(before: TokenInfo[]): 'schedule-op' | undefined {
+  for (let i = before.length - 1; i >= 0; i--) {
+    const t = before[i];
+    if (t.text === 'for') return i >= 2 && before[i - 2].text === 'schedule' ? 'schedule-op' : undefined;
+    if (t.text === '(' || t.text === '{' || declWords.has(t.text)) return undefined;
+  }
+  return undefined;
+}
+
+/** Open `(`/`[` after token index `from` (the block's `{`) or after the last declaration keyword. */
+function bracketDepth(before: TokenInfo[], from?: number): number {
+  let start = from !== undefined ? from + 1 : 0;
+  if (from === undefined) for (let i = before.length - 1; i >= 0; i--) if (declWords.has(before[i].text)) { start = i; break; }
+  let depth = 0;
+  for (let i = start; i < before.length; i++) {
+    const x = before[i].text;
+    if (x === '(' || x === '[') depth++;
+    else if ((x === ')' || x === ']') && depth > 0) depth--;
+  }
+  return depth;
+}
+
+/** A schedule statement may start after `{`, after a complete step `)`, or at the very start. */
+function isStatementStart(prev: TokenInfo | undefined): boolean {
+  return !prev || prev.text === '{' || prev.text === ')' || prev.text === '=';
+}
+
+function lineStart(text: string, offset: number): number {
+  let i = offset;
+  while (i > 0 && text[i - 1] !== '\n' && text[i - 1] !== '\r') i--;
+  return i;
+}

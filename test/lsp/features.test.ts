@@ -1,0 +1,303 @@
+// Protocol-level tests of the AST features: outline, folding, navigation, rename, semantic tokens,
+// formatting, completion, signature help, code lenses, code actions and workspace symbols.
+// One server for the file (spawned from dist/server.js, built in `before`).
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { LspClient, markers, pos, rangeOf } from './harness.js';
+import { matmul } from './fixtures.js';
+
+let c: LspClient;
+let uri: string;
+const td = () => ({ textDocument: { uri } });
+const at = (line: number, character: number) => ({ textDocument: { uri }, position: { line, character } });
+const R = (l1: number, c1: number, l2: number, c2: number) => ({ start: { line: l1, character: c1 }, end: { line: l2, character: c2 } });
+
+before(async () => {
+  c = await LspClient.start();
+  uri = c.uri('matmul.layout');
+  await c.open(uri, matmul);
+});
+after(() => c.stop());
+
+test('initialize announces every feature', () => {
+  const caps = c.initializeResult.capabilities as Record<string, unknown>;
+  for (const k of ['hoverProvider', 'completionProvider', 'signatureHelpProvider', 'definitionProvider', 'referencesProvider',
+    'documentHighlightProvider', 'renameProvider', 'documentSymbolProvider', 'workspaceSymbolProvider', 'semanticTokensProvider',
+    'documentFormattingProvider', 'foldingRangeProvider', 'codeActionProvider', 'codeLensProvider', 'inlayHintProvider', 'executeCommandProvider']) {
+    assert.ok(caps[k], `missing ${k}`);
+  }
+  assert.deepEqual(caps.textDocumentSync, { openClose: true, change: 2, save: { includeText: false } });
+  assert.deepEqual(caps.renameProvider, { prepareProvider: true });
+  assert.deepEqual(caps.executeCommandProvider, { commands: ['layout.emit'] });
+});
+
+describe('outline', () => {
+  test('document symbols with children', async () => {
+    const syms = await c.request<{ name: string; detail: string; kind: number; range: unknown; selectionRange: unknown; children: { name: string; kind: number }[] }[]>('textDocument/documentSymbol', td());
+    assert.deepEqual(syms.map((s) => [s.name, s.kind, s.detail]), [
+      ['M', 14, 'param = 4096'], ['N', 14, 'param = 4096'], ['K', 14, 'param = 4096'],
+      ['BM', 14, 'param = 128 in [64, 128, 256]'], ['BN', 14, 'param = 256'], ['BK', 14, 'param = 64'],
+      ['num_pid_m', 13, '= M / BM'],
+      ['A', 23, 'OrderBy(Row(M, K)).TileBy([M / BM, K / BK], [BM, BK])'],
+      ['antidiag', 12, '(n)[i, j]'],
+      ['matmul', 2, 'target triton template "templates/matmul.py"'],
+      ['gemm', 3, 'for linalg.matmul(M, N, K) on sm_90'],
+    ]);
+    const kernel = syms[9];
+    assert.deepEqual(kernel.range, R(6, 0, 8, 1));
+    assert.deepEqual(kernel.selectionRange, R(6, 7, 6, 13));
+    assert.deepEqual(kernel.children.map((x) => [x.name, x.kind]), [['offset_aptrs', 13]]);
+    assert.deepEqual(syms[8].children.map((x) => [x.name, x.kind]), [['n', 26], ['i', 13], ['j', 13]]);
+    assert.deepEqual(syms[10].children.map((x) => [x.name, x.kind]), [['mm = findOp', 24], ['tile', 24]]);
+  });
+
+  test('folding ranges: blocks, multi-line declarations, comment runs', async () => {
+    assert.deepEqual(await c.request('textDocument/foldingRange', td()), [{ startLine: 6, endLine: 7 }, { startLine: 9, endLine: 11 }]);
+    const u = c.uri('fold.layout');
+    await c.open(u, '# one\n# two\n# three\nparam M = 1\nlayout A = OrderBy(\n  Row(M, M)\n)\n# lone\n');
+    assert.deepEqual(await c.request('textDocument/foldingRange', { textDocument: { uri: u } }), [
+      { startLine: 0, endLine: 2, kind: 'comment' },
+      { startLine: 4, endLine: 6 },
+    ]);
+  });
+
+  test('workspace symbols: open documents and .layout files on disk', async () => {
+    mkdirSync(join(c.workspace, 'sub'), { recursive: true });
+    writeFileSync(join(c.workspace, 'sub', 'other.layout'), 'param QQ_size = 3\nlayout QQ_layout = OrderBy(Row(QQ_size, 2))\n');
+    writeFileSync(join(c.workspace, 'sub', 'ignored.txt'), 'param QQ_txt = 1\n');
+    const r = await c.request<{ name: string; kind: number; location: { uri: string; range: unknown } }[]>('workspace/symbol', { query: 'qq' });
+    const other = pathToFileURL(join(c.workspace, 'sub', 'other.layout')).href;
+    assert.deepEqual(r, [
+      { name: 'QQ_size', kind: 14, location: { uri: other, range: R(0, 6, 0, 13) } },
+      { name: 'QQ_layout', kind: 23, location: { uri: other, range: R(1, 7, 1, 16) } },
+    ]);
+    const mine = await c.request<{ name: string; containerName?: string; location: { uri: string } }[]>('workspace/symbol', { query: 'offset' });
+    assert.deepEqual(mine.map((s) => [s.name, s.containerName, s.location.uri]), [['offset_aptrs', 'matmul', uri]]);
+  });
+});
+
+describe('navigation', () => {
+  test('definition of a param, a perm-local, a handle; nothing on a built-in', async () => {
+    assert.deepEqual(await c.request('textDocument/definition', at(4, 24)), [{ uri, range: R(1, 6, 1, 7) }]); // K in Row(M, K)
+    assert.deepEqual(await c.request('textDocument/definition', at(5, 37)), [{ uri, range: R(5, 14, 5, 15) }]); // n in the body
+    assert.deepEqual(await c.request('textDocument/definition', at(11, 8)), [{ uri, range: R(10, 2, 10, 4) }]); // mm
+    assert.deepEqual(await c.request('textDocument/definition', at(4, 13)), []); // OrderBy
+  });
+
+  test('definition on a template path opens the template file', async () => {
+    mkdirSync(join(c.workspace, 'templates'), { recursive: true });
+    writeFileSync(join(c.workspace, 'templates', 'matmul.py'), 'x = {{ offset_aptrs }}\n');
+    assert.deepEqual(await c.request('textDocument/definition', at(6, 45)), [
+      { uri: pathToFileURL(join(c.workspace, 'templates', 'matmul.py')).href, range: R(0, 0, 0, 0) },
+    ]);
+  });
+
+  test('references with and without the declaration', async () => {
+    const withDecl = await c.request('textDocument/references', { ...at(3, 21), context: { includeDeclaration: true } });
+    assert.deepEqual(withDecl, [R(2, 6, 2, 8), R(3, 20, 3, 22), R(4, 42, 4, 44), R(4, 56, 4, 58)].map((range) => ({ uri, range })));
+    const uses = await c.request('textDocument/references', { ...at(2, 6), context: { includeDeclaration: false } });
+    assert.deepEqual(uses, [R(3, 20, 3, 22), R(4, 42, 4, 44), R(4, 56, 4, 58)].map((range) => ({ uri, range })));
+  });
+
+  test('document highlights mark the declaration as a write', async () => {
+    assert.deepEqual(await c.request('textDocument/documentHighlight', at(5, 29)), [
+      { range: R(5, 17, 5, 18), kind: 3 },
+      { range: R(5, 28, 5, 29), kind: 2 },
+      { range: R(5, 43, 5, 44), kind: 2 },
+    ]);
+    assert.deepEqual(await c.request('textDocument/documentHighlight', at(0, 3)), []); // in a comment
+  });
+
+  test('free index symbols: the first use stands as the declaration', async () => {
+    const u = c.uri('free.layout');
+    const { text, at: m } = markers('layout L = OrderBy(Row(4, 4))\nkernel k target triton template "t" {\n  a = L[$1i, 0]\n  b = L[0, $2i]\n}\n');
+    await c.open(u, text);
+    const p = pos(text, m['2']);
+    assert.deepEqual(await c.request('textDocument/references', { textDocument: { uri: u }, position: p, context: { includeDeclaration: true } }), [
+      { uri: u, range: rangeOf(text, 'i', 0) },
+      { uri: u, range: { start: p, end: { line: p.line, character: p.character + 1 } } },
+    ]);
+  });
+});
+
+describe('rename', () => {
+  test('prepareRename gives the name and its range', async () => {
+    assert.deepEqual(await c.request('textDocument/prepareRename', at(3, 21)), { range: R(3, 20, 3, 22), placeholder: 'BM' });
+  });
+
+  test('prepareRename refuses keywords, built-ins and plain text', async () => {
+    const refused = async (line: number, ch: number) => {
+      try {
+        await c.request('textDocument/prepareRename', at(line, ch));
+        return 'accepted';
+      } catch (e) {
+        return (e as Error).message;
+      }
+    };
+    assert.equal(await refused(1, 2), "'param' is a keyword and cannot be renamed");
+    assert.equal(await refused(4, 13), "'OrderBy' is built in and cannot be renamed");
+    assert.equal(await refused(11, 3), "'tile' is built in and cannot be renamed");
+    assert.equal(await refused(4, 32), "'TileBy' is built in and cannot be renamed");
+    assert.equal(await refused(1, 11), 'there is no name to rename here');
+  });
+
+  test('rename edits every use', async () => {
+    const r = await c.request('textDocument/rename', { ...at(1, 6), newName: 'rows' });
+    assert.deepEqual(r, {
+      changes: { [uri]: [R(1, 6, 1, 7), R(3, 16, 3, 17), R(4, 23, 4, 24), R(4, 38, 4, 39), R(9, 32, 9, 33)].map((range) => ({ range, newText: 'rows' })) },
+    });
+  });
+
+  test('rename refuses clashes, keywords, built-ins and bad names', async () => {
+    const msg = async (newName: string, line = 1, ch = 6) => {
+      try {
+        await c.request('textDocument/rename', { ...at(line, ch), newName });
+        return 'accepted';
+      } catch (e) {
+        return (e as Error).message;
+      }
+    };
+    assert.equal(await msg('N'), "'N' is already declared (a param at offset 33)");
+    assert.equal(await msg('layout'), "'layout' is a keyword");
+    assert.equal(await msg('Row'), "'Row' is a built-in name");
+    assert.equal(await msg('2x'), "'2x' is not a valid name: use letters, digits and '_', not starting with a digit");
+    assert.equal(await msg('n', 5, 20), "'n' is already declared (a perm size parameter at offset 215)"); // j -> n inside the perm
+  });
+});
+
+describe('semantic tokens', () => {
+  test('names are classified by what they refer to', async () => {
+    const st = await c.request<{ data: number[] }>('textDocument/semanticTokens/full', td());
+    const legend = (c.initializeResult.capabilities as { semanticTokensProvider: { legend: { tokenTypes: string[]; tokenModifiers: string[] } } }).semanticTokensProvider.legend;
+    const lines = matmul.split('\n');
+    const got: string[] = [];
+    let line = 0;
+    let ch = 0;
+    for (let i = 0; i < st.data.length; i += 5) {
+      const [dl, dc, len, ty, mods] = st.data.slice(i, i + 5);
+      line += dl;
+      ch = dl ? dc : ch + dc;
+      const m = legend.tokenModifiers.filter((_, k) => mods & (1 << k));
+      got.push(`${lines[line].slice(ch, ch + len)}:${legend.tokenTypes[ty]}${m.map((x) => '.' + x).join('')}`);
+    }
+    const want = [
+      '# Grouped matmul:comment', 'param:keyword', 'M:variable.declaration.readonly', '=:operator', '4096:number',
+      'num_pid_m:variable.declaration', 'M:variable.readonly', 'A:type.declaration', 'OrderBy:class.defaultLibrary',
+      'Row:class.defaultLibrary', 'TileBy:method.defaultLibrary', 'antidiag:function.declaration', 'n:parameter.declaration',
+      'if:keyword', 'matmul:function.declaration', 'triton:enumMember.defaultLibrary', '"templates/matmul.py":string',
+      'offset_aptrs:variable.declaration', 'A:type', 'pid_m:parameter.declaration', 'k:parameter.declaration',
+      'gemm:namespace.declaration', 'linalg:type.defaultLibrary', 'matmul:type.defaultLibrary', 'sm_90:enumMember.defaultLibrary',
+      'mm:variable.declaration', 'findOp:function.defaultLibrary', 'tile:function.defaultLibrary', 'mm:variable',
+    ];
+    // every expected token appears, in this order
+    let k = 0;
+    for (const g of got) if (k < want.length && g === want[k]) k++;
+    assert.equal(k, want.length, `missing ${want[k]} in\n${got.join('\n')}`);
+    assert.equal(got.length, 96);
+  });
+});
+
+describe('formatting', () => {
+  test('whitespace edits over the protocol; none for a canonical file', async () => {
+    const u = c.uri('fmt.layout');
+    await c.open(u, 'param M=1\nlet  x = M\n');
+    assert.deepEqual(await c.request('textDocument/formatting', { textDocument: { uri: u }, options: { tabSize: 4, insertSpaces: true } }), [
+      { range: R(0, 7, 0, 7), newText: ' ' },
+      { range: R(0, 8, 0, 8), newText: ' ' },
+      { range: R(1, 3, 1, 5), newText: ' ' },
+    ]);
+    assert.deepEqual(await c.request('textDocument/formatting', { ...td(), options: { tabSize: 2, insertSpaces: true } }), []);
+  });
+
+  test('no edits for a file with a syntax error', async () => {
+    const u = c.uri('broken-fmt.layout');
+    await c.open(u, 'param M=1\nlayout A = OrderBy(Row(M, 4)\n');
+    assert.deepEqual(await c.request('textDocument/formatting', { textDocument: { uri: u }, options: { tabSize: 2, insertSpaces: true } }), []);
+  });
+});
+
+describe('completion and signature help', () => {
+  const labels = async (u: string, text: string) => {
+    const { text: t, offset } = markers(text);
+    await c.open(u, t);
+    const r = await c.request<{ items: { label: string; kind: number; insertTextFormat: number; textEdit: { newText: string; range: unknown } }[] }>('textDocument/completion', { textDocument: { uri: u }, position: pos(t, offset) });
+    return r.items;
+  };
+
+  test('methods after a dot, as snippets replacing the typed prefix', async () => {
+    const items = await labels(c.uri('c1.layout'), 'param M = 4\nlayout A = OrderBy(Row(M, M)).Ti$0\n');
+    assert.deepEqual(items.map((i) => i.label), ['OrderBy', 'GroupBy', 'TileBy', 'ExpandBy', 'TileOrderBy', 'apply', 'inv']);
+    const tile = items.find((i) => i.label === 'TileBy')!;
+    assert.deepEqual(tile.textEdit, { range: R(1, 31, 1, 33), newText: 'TileBy([${1:outer}], [${2:inner}])' });
+    assert.equal(tile.insertTextFormat, 2);
+    assert.equal(tile.kind, 2);
+  });
+
+  test('expression position: names in scope, constructors, functions, keywords', async () => {
+    const items = await labels(c.uri('c2.layout'), 'param M = 4, N = 8\nlet half = M / 2\nlayout A = $0\nlet later = 1\n');
+    assert.deepEqual(items.map((i) => i.label), ['M', 'N', 'half', 'Row', 'Col', 'RegP', 'GenP', 'OrderBy', 'GroupBy', 'min', 'max', 'if', 'then', 'else', 'and', 'or', 'not']);
+    assert.equal(items.find((i) => i.label === 'RegP')!.textEdit.newText, 'RegP([${1:dims}], [${2:perm}])');
+  });
+
+  test('line start at top level: declaration keywords first', async () => {
+    const items = await labels(c.uri('c3.layout'), 'param M = 4\nla$0');
+    assert.deepEqual(items.slice(0, 7).map((i) => i.label), ['param', 'const', 'let', 'layout', 'perm', 'kernel', 'schedule']);
+    assert.equal(items[3].textEdit.newText, 'layout ${1:A} = OrderBy(${2:Row(M, N)})');
+  });
+
+  test('schedule statements: PEAK primitives; arguments: handles and params', async () => {
+    const items = await labels(c.uri('c4.layout'), 'param BK = 8\nschedule s for linalg.matmul(8, 8, 8) on sm_90 {\n  mm = findOp("linalg.matmul")\n  $0\n}\n');
+    assert.deepEqual(items.map((i) => i.label), ['findOp', 'tileForGrids', 'tile', 'fuse', 'promote', 'parallelizeForThreads', 'parallelizeForBlocks', 'vectorize', 'unroll', 'bufferize']);
+    assert.equal(items.find((i) => i.label === 'tile')!.textEdit.newText, 'tile(${1:mm}, [${2}])');
+    const args = await labels(c.uri('c5.layout'), 'param BK = 8\nschedule s for linalg.matmul(8, 8, 8) on sm_90 {\n  mm = findOp("linalg.matmul")\n  tile($0)\n}\n');
+    assert.deepEqual(args.map((i) => i.label), ['mm', 'BK']);
+  });
+
+  test('kernel targets, GPUs, and nothing in comments', async () => {
+    assert.deepEqual((await labels(c.uri('c6.layout'), 'kernel k target $0')).map((i) => i.label), ['cuda', 'triton', 'mlir']);
+    assert.deepEqual((await labels(c.uri('c7.layout'), 'schedule s for linalg.matmul(1, 1, 1) on s$0')).map((i) => i.label), ['sm_80', 'sm_86', 'sm_89', 'sm_90', 'cpu']);
+    assert.deepEqual(await labels(c.uri('c8.layout'), 'param M = 4 # M$0'), []);
+  });
+
+  test('signature help: constructor, rest parameter, method, primitive, user perm', async () => {
+    const sig = async (text: string) => {
+      const { text: t, offset } = markers(text);
+      const u = c.uri('sig.layout');
+      c.close(u);
+      await c.open(u, t);
+      return c.request<{ signatures: { label: string; parameters: { label: [number, number] }[] }[]; activeParameter: number } | null>('textDocument/signatureHelp', { textDocument: { uri: u }, position: pos(t, offset) });
+    };
+    let s = await sig('layout A = OrderBy(RegP([2, 2], $0');
+    assert.deepEqual([s!.signatures[0].label, s!.signatures[0].parameters.map((p) => p.label), s!.activeParameter], ['RegP(dims, perm)', [[5, 9], [11, 15]], 1]);
+    s = await sig('layout A = OrderBy(Row(4, 4, $0');
+    assert.deepEqual([s!.signatures[0].label, s!.activeParameter], ['Row(d, ...)', 0]);
+    s = await sig('layout A = OrderBy(Row(4, 4)).TileBy([2, 2], $0');
+    assert.deepEqual([s!.signatures[0].label, s!.activeParameter], ['.TileBy(level, ...)', 0]);
+    s = await sig('schedule s for linalg.matmul(8, 8, 8) {\n  mm = findOp("linalg.matmul")\n  unroll(mm, $0');
+    assert.deepEqual([s!.signatures[0].label, s!.activeParameter], ['unroll(handle, factor)', 1]);
+    s = await sig('perm p(n, m)[i] = i\nlayout A = OrderBy(GenP([4], p(4, $0');
+    assert.deepEqual([s!.signatures[0].label, s!.activeParameter], ['p(n, m)[i]', 1]);
+    assert.equal(await sig('param M = $0'), null);
+  });
+});
+
+describe('code lenses and actions', () => {
+  test('emit lenses above kernels and schedules carry the block and version', async () => {
+    assert.deepEqual(await c.request('textDocument/codeLens', td()), [
+      { range: R(6, 7, 6, 13), command: { title: 'Emit Triton', command: 'layout.emit', arguments: [{ uri, target: 'triton', block: 'matmul', version: 1 }] } },
+      { range: R(9, 9, 9, 13), command: { title: 'Emit MLIR', command: 'layout.emit', arguments: [{ uri, target: 'mlir', block: 'gemm', version: 1 }] } },
+    ]);
+  });
+
+  test('source actions emit the file for each target it has', async () => {
+    const actions = await c.request('textDocument/codeAction', { ...td(), range: R(0, 0, 0, 0), context: { diagnostics: [], only: ['source'] } });
+    assert.deepEqual(actions, [
+      { title: 'Emit Triton for this file', kind: 'source.emit.triton', command: { title: 'Emit Triton', command: 'layout.emit', arguments: [{ uri, target: 'triton', version: 1 }] } },
+      { title: 'Emit MLIR for this file', kind: 'source.emit.mlir', command: { title: 'Emit MLIR', command: 'layout.emit', arguments: [{ uri, target: 'mlir', version: 1 }] } },
+    ]);
+    assert.deepEqual(await c.request('textDocument/codeAction', { ...td(), range: R(0, 0, 0, 0), context: { diagnostics: [], only: ['quickfix'] } }), []);
+  });
+});
