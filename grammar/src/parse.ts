@@ -52,7 +52,6 @@ type Context = 'declaration' | 'header' | 'binding' | 'step';
 const declKeywords = new Set<TokenType>(t.declarationKeywords);
 const openers = new Map<TokenType, TokenType>([[t.LParen, t.RParen], [t.LBracket, t.RBracket], [t.LCurly, t.RCurly]]);
 const closers = new Set<TokenType>([t.RParen, t.RBracket, t.RCurly]);
-const exprStarts = new Set<TokenType>([t.Ident, t.Int, t.StringTok, t.UnterminatedString, t.LParen, t.LBracket, t.Minus, t.Plus, t.Not, t.If]);
 const expressionEnds = new Set<TokenType>([t.RParen, t.RBracket, t.Ident, t.Int, t.StringTok, t.UnterminatedString]);
 const declWords = ['param', 'const', 'let', 'layout', 'perm', 'kernel', 'schedule'];
 
@@ -60,8 +59,14 @@ class Driver {
   private readonly tokens: IToken[];
   private readonly comments: IToken[];
   private readonly diagnostics: Diagnostic[] = [];
-  /** offsets of characters the lexer dropped */
-  private readonly dropped: number[];
+  /**
+   * Offsets of lexical holes: characters the lexer dropped, and unterminated strings (which
+   * swallow the rest of their line). A syntax error after a hole in the same piece is not
+   * reported: the hole explains it.
+   */
+  private readonly holes: number[];
+  /** offsets of unterminated strings: they may swallow a block's `{` or `}` */
+  private readonly openStrings: number[];
   private readonly low: Lowering;
 
   constructor(private readonly text: string, private readonly lines: LineIndex) {
@@ -69,7 +74,10 @@ class Driver {
     this.tokens = l.tokens;
     this.comments = l.comments;
     this.diagnostics.push(...l.diagnostics);
-    this.dropped = l.diagnostics.filter((d) => d.code === 'lex/unexpected-character').map((d) => d.range.start);
+    this.holes = l.diagnostics
+      .filter((d) => d.code === 'lex/unexpected-character' || d.code === 'lex/unterminated-string')
+      .map((d) => d.range.start);
+    this.openStrings = l.diagnostics.filter((d) => d.code === 'lex/unterminated-string').map((d) => d.range.start);
     this.low = new Lowering(this.diagnostics);
   }
 
@@ -128,7 +136,9 @@ class Driver {
     const headerFailed = this.diagnostics.length > before;
     const header = hcst ? (isKernel ? this.low.kernelHeader(hcst) : this.low.scheduleHeader(hcst)) : undefined;
     if (b === e) {
-      if (!headerFailed && hcst) this.expectedAfter(`'{'`, e - 1, 'parse/expected-token');
+      if (!headerFailed && hcst && !this.hasOpenString(toks[s].startOffset, this.endOf(e - 1))) {
+        this.expectedAfter(`'{'`, e - 1, 'parse/expected-token');
+      }
       if (!header) return undefined;
       const end = this.endOf(e - 1);
       const bodyRange = { start: end, end };
@@ -148,7 +158,7 @@ class Driver {
     let end: number;
     if (c === e) {
       const at = this.endOf(e - 1);
-      this.diagnostics.push({
+      if (!this.hasOpenString(toks[b].startOffset, at)) this.diagnostics.push({
         code: 'parse/unclosed',
         severity: 'error',
         message: `expected '}' to close the block opened at ${this.lines.format(toks[b].startOffset)}`,
@@ -245,12 +255,20 @@ class Driver {
     return true;
   }
 
-  /** A piece whose text lost an unexpected character reports only that character (see lex). */
+  private hasHole(from: number, to: number): boolean {
+    return this.holes.some((o) => o >= from && o <= to);
+  }
+
+  private hasOpenString(from: number, to: number): boolean {
+    return this.openStrings.some((o) => o >= from && o <= to);
+  }
+
+  /** A piece with a lexical hole before its error reports only the hole (see `holes`). */
   private hidesDroppedCharacter(s: number, e: number, errTok: IToken): boolean {
-    if (this.dropped.length === 0) return false;
+    if (this.holes.length === 0) return false;
     const from = this.tokens[s].startOffset;
     const to = isReal(errTok) ? errTok.startOffset : e < this.tokens.length ? this.tokens[e].startOffset : this.text.length;
-    return this.dropped.some((o) => o >= from && o <= to);
+    return this.hasHole(from, to);
   }
 
   // -------------------------------------------------------------- messages
@@ -273,7 +291,7 @@ class Driver {
       const expected = enc.expected;
       if (expected === 'RParen' || expected === 'RBracket') {
         const closer = expected === 'RParen' ? ')' : ']';
-        if (act && exprStarts.has(act.tokenType) && this.sameLine(prevIdx, idx)) {
+        if (act && !closers.has(act.tokenType) && !declKeywords.has(act.tokenType) && this.sameLine(prevIdx, idx)) {
           return this.expectedAfter(`',' or '${closer}'`, prevIdx, 'parse/expected-token', false);
         }
         const open = this.innermostOpen(s, idx, expected === 'RParen' ? t.LParen : t.LBracket);
@@ -313,7 +331,7 @@ class Driver {
   private stray(idx: number, ctx: Context | 'header'): void {
     const from = idx > 0 ? this.endOf(idx - 1) : 0;
     const to = this.tokens[idx].startOffset;
-    if (this.dropped.some((o) => o >= from && o <= to)) return;
+    if (this.hasHole(from, to)) return;
     this.diagnostics.push(this.strayDiagnostic(idx, ctx));
   }
 
@@ -327,6 +345,8 @@ class Driver {
         if (tok.tokenType === t.Ident) {
           const near = declWords.find((w) => w !== tok.image && editDistance(w, tok.image.toLowerCase()) <= 2);
           if (near) expected += `; did you mean '${near}'?`;
+        } else if (tok.tokenType === t.Eq && idx > 0) {
+          expected += `; to compare, use '=='`;
         }
         break;
       }

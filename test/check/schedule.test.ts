@@ -365,3 +365,27 @@ test('target facts', () => {
   assert.equal(TARGETS.sm_90.kind === 'gpu' && TARGETS.sm_90.warpSize, 32);
   assert.deepEqual([formatBytes(49152), formatBytes(1000)], ['48 KB', '1000 B']);
 });
+
+test('less common problems: results, a second findOp, a repeated operand, huge grids and sizes', () => {
+  const got = check(`  findOp("linalg.matmul")
+  mm = findOp("linalg.matmul")
+  m2 = findOp("linalg.matmul")
+  t = tile(mm, [0, 0, BK])`);
+  assert.deepEqual(got.map((d) => [d.code, d.message, d.at]), [
+    ['schedule/missing-result', 'bind findOp\'s handle to a name: `mm = findOp(...)`', 'findOp'],
+    ['schedule/unexpected-result', 'tile returns no handle; `t` would be unbound (the handle passed in keeps naming the transformed op)', 't'],
+    ['schedule/duplicate-step', 'the payload has one linalg.matmul, already bound to `mm`', 'm2 = findOp("linalg.matmul")'],
+    ['schedule/missing-step', 'a schedule on sm_90 needs tileForGrids: without a grid loop there is no GPU kernel', 'gemm'],
+    ['schedule/missing-step', 'a schedule on sm_90 needs parallelizeForThreads: it sets the threads of each block', 'gemm'],
+    ['schedule/missing-step', 'schedule `gemm` does not bufferize(); the generated script bufferizes at the end', 'gemm'],
+  ]);
+  assert.deepEqual(check(GOOD.replace('[0, 1]', '[1, 1]')).map((d) => [d.code, d.severity, d.message, d.at]), [
+    ['schedule/duplicate-step', 'warning', 'operand 1 (B) is listed twice', '1'],
+  ]);
+  assert.deepEqual(check(GOOD, 'schedule gemm for linalg.matmul(16777216, N, K) on sm_90').map((d) => [d.code, d.message, d.at]), [
+    ['schedule/grid-dim', '131072 blocks along y (M 16777216 / 128) exceeds the limit 65535 on sm_90', 'BM'],
+  ]);
+  assert.deepEqual(check(GOOD, 'schedule gemm for linalg.matmul(M * 1048576, N, K) on sm_90').map((d) => [d.code, d.message, d.at]), [
+    ['schedule/size-too-large', 'size M of linalg.matmul is 4294967296, more than 2147483647', 'M * 1048576'],
+  ]);
+});

@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
-  emitCpuCheck, emitLayoutCopy, emitLayoutCopyCheck, emitLayoutCopyToGpu, emitSchedule, layoutIndex, layoutSize,
+  emitCpuCheck, emitLayoutCopy, emitLayoutCopyCheck, emitLayoutCopyToGpu, emitSchedule, layoutIndex,
   parseMemrefDump, CPU_CHECK_ENTRY, type LayoutCopySpec, type ScheduleSpec,
 } from '../../server/src/codegen/mlir/index.js';
 import { applySchedule, findMlirToolchain, lowerToPtx, parsePrinted, runOnCpu, verify, type MlirToolchain } from '../../server/src/codegen/mlir/tools.js';
@@ -134,6 +134,27 @@ for (const c of GPU_CASES) {
   });
 }
 
+test('an f16 payload lowers to f16 FMAs with f16 staging buffers', (t) => {
+  const tc = tools(t);
+  if (!tc) return;
+  const spec = variant((s) => {
+    s.elementType = 'f16';
+    s.target = 'sm_80';
+    s.sizes = [1024, 1024, 1024];
+    s.steps[1].sizes = [64, 64];
+  });
+  const e = emitSchedule(spec);
+  assert.ok(e.ok);
+  assert.match(e.payload, /%zero = arith\.constant 0\.0 : f16/);
+  const applied = applySchedule(tc, e.payload, e.transform);
+  ok(applied, 'applying the schedule');
+  const p = lowerToPtx(tc, applied.stdout, { chip: 'sm_80' });
+  ok(p.run, 'lowering to PTX');
+  assert.match(p.ptx!, /fma\.rn\.f16/);
+  const smem = ptxasSharedBytes(p.ptx!, 'sm_80');
+  if (smem !== undefined) assert.equal(smem, (64 * 32 + 32 * 64) * 2);
+});
+
 test('CPU schedule (fuse, tile, unroll, vectorize) runs under mlir-runner-22 and matches the reference', (t) => {
   const tc = tools(t);
   if (!tc) return;
@@ -250,5 +271,4 @@ test('tools: a broken file fails with the tool\'s error, not silently', (t) => {
   const r = verify(tc, 'func.func @f() { %x = arith.addi %y, %y : index\n return }\n');
   assert.equal(r.ok, false);
   assert.match(r.why!, /error: use of undeclared SSA value name/);
-  void layoutSize;
 });

@@ -77,11 +77,12 @@ export interface StartOptions {
   /** answer workspace/configuration at all (false: the client lacks the capability) */
   configuration?: boolean;
   extraArgs?: string[];
+  /** extra environment variables for the server process */
+  env?: Record<string, string>;
 }
 
 interface Waiter {
-  uri: string;
-  version: number | undefined;
+  match: (p: PublishDiagnosticsParams) => boolean;
   resolve: (p: PublishDiagnosticsParams) => void;
 }
 
@@ -114,13 +115,14 @@ export class LspClient {
     const proc = spawn(process.execPath, [serverPath, '--stdio', ...(opts.extraArgs ?? [])], {
       cwd: root,
       stdio: ['pipe', 'pipe', 'pipe'],
+      env: { ...process.env, ...(opts.env ?? {}) },
     });
     const conn = createProtocolConnection(new StreamMessageReader(proc.stdout!), new StreamMessageWriter(proc.stdin!));
     const c = new LspClient(proc, conn, opts, workspace);
     conn.onNotification('textDocument/publishDiagnostics', (p: PublishDiagnosticsParams) => {
       c.published.push(p);
       c.waiters = c.waiters.filter((w) => {
-        if (w.uri !== p.uri || (w.version !== undefined && w.version !== p.version)) return true;
+        if (!w.match(p)) return true;
         w.resolve(p);
         return false;
       });
@@ -175,16 +177,21 @@ export class LspClient {
     return pathToFileURL(join(this.workspace, name)).href;
   }
 
-  /** Resolves with the next diagnostics published for `uri` (and version, when given). */
+  /** Resolves with the diagnostics published for `uri` at `version` (already or next), or the next ones for `uri`. */
   diagnostics(uri: string, version?: number, timeoutMs = 10_000): Promise<PublishDiagnosticsParams> {
-    const already = this.published.find((p) => p.uri === uri && (version === undefined || p.version === version));
-    if (already && version !== undefined) return Promise.resolve(already);
+    const match = (p: PublishDiagnosticsParams) => p.uri === uri && (version === undefined || p.version === version);
+    if (version !== undefined) {
+      const already = this.published.find(match);
+      if (already) return Promise.resolve(already);
+    }
+    return this.waitFor(match, timeoutMs, `diagnostics for ${uri} v${version}`);
+  }
+
+  /** Resolves with the next publishDiagnostics that satisfies `match`. */
+  waitFor(match: (p: PublishDiagnosticsParams) => boolean, timeoutMs = 10_000, what = 'matching diagnostics'): Promise<PublishDiagnosticsParams> {
     return new Promise((resolve, reject) => {
-      const timer = setTimeout(
-        () => reject(new Error(`no diagnostics for ${uri} v${version} in ${timeoutMs} ms; stderr: ${this.stderr}`)),
-        timeoutMs,
-      );
-      this.waiters.push({ uri, version, resolve: (p) => { clearTimeout(timer); resolve(p); } });
+      const timer = setTimeout(() => reject(new Error(`no ${what} in ${timeoutMs} ms; stderr: ${this.stderr}`)), timeoutMs);
+      this.waiters.push({ match, resolve: (p) => { clearTimeout(timer); resolve(p); } });
     });
   }
 

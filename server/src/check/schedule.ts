@@ -667,7 +667,6 @@ export function analyzeSchedule(spec: ScheduleSpec, opts: AnalyzeOptions = {}): 
   // ---- structure: handles, order, duplicates, targets
   const seen = new Map<Primitive, ScheduleStepSpec>();
   let handle: { name: string; step: ScheduleStepSpec } | undefined;
-  const ordered: boolean[] = [];
   for (const s of spec.steps) {
     const p = PRIMITIVES[s.primitive];
     let good = true;
@@ -742,7 +741,6 @@ export function analyzeSchedule(spec: ScheduleSpec, opts: AnalyzeOptions = {}): 
       }
     }
     if (!prev) seen.set(s.primitive, s);
-    ordered.push(good);
   }
   if (!handle) {
     out.push(diag('missing-step', 'error', `schedule \`${spec.name}\` has no findOp: bind the payload first, e.g. \`mm = findOp("${info.name}")\``, spec.ranges?.name));

@@ -18,6 +18,8 @@ export interface SchedulerOptions {
   /** when the full analysis of the current version runs longer than this, its syntax and name diagnostics are published meanwhile */
   interimAfterMs?: number;
   timeoutMs: number;
+  /** analyses wait for this (the first settings pull) */
+  ready?: Promise<unknown>;
   /** called after each publish (tests, benchmarks, logging) */
   onPublished?: (uri: string, version: number, ms: number) => void;
 }
@@ -30,7 +32,15 @@ export class DiagnosticsScheduler {
   /** the last result per document, kept to answer code actions */
   private readonly last = new Map<string, { version: number; diagnostics: Diagnostic[] }>();
 
-  constructor(private readonly o: SchedulerOptions) {}
+  private isReady: boolean;
+
+  constructor(private readonly o: SchedulerOptions) {
+    this.isReady = !o.ready;
+    void o.ready?.finally(() => {
+      this.isReady = true;
+      this.pump();
+    });
+  }
 
   /** a document was opened or changed; `immediate` skips the debounce (open, settings change) */
   update(doc: TextDocument, immediate = false): void {
@@ -76,7 +86,7 @@ export class DiagnosticsScheduler {
   }
 
   private pump(): void {
-    if (this.running) return;
+    if (this.running || !this.isReady) return;
     const next = this.pending.values().next();
     if (next.done) return;
     const job = next.value;

@@ -39,7 +39,14 @@ import { picture } from './picture.js';
 import { EMIT_COMMAND, PICTURE_REQUEST } from './protocol.js';
 
 /** A full analysis that runs longer than this is stopped (the file gets its syntax diagnostics and a note). */
-const ANALYSIS_TIMEOUT_MS = 20_000;
+const ANALYSIS_TIMEOUT_MS = envInt('LAYOUT_ANALYSIS_TIMEOUT_MS', 20_000);
+/** After this long, a running analysis's syntax and name diagnostics are published meanwhile. */
+const INTERIM_AFTER_MS = envInt('LAYOUT_INTERIM_AFTER_MS', 400);
+
+function envInt(name: string, dflt: number): number {
+  const v = Number(process.env[name]);
+  return Number.isInteger(v) && v > 0 ? v : dflt;
+}
 
 if (!isMainThread && (workerData as { role?: string } | undefined)?.role === workerRole) {
   serveAnalysisRequests(parentPort!);
@@ -65,6 +72,8 @@ export function startServer(connection: Connection): void {
   let folders: string[] = [];
   let client!: ClientSupport;
   let ctx!: ServerContext;
+  let settingsReady: Promise<void> = Promise.resolve();
+  let signalReady: () => void = () => undefined;
 
   connection.onInitialize((params: InitializeParams): InitializeResult => {
     const caps = params.capabilities;
@@ -85,12 +94,19 @@ export function startServer(connection: Connection): void {
       if (p) folders = [p];
     }
     settings = new SettingsStore(connection, caps.workspace?.configuration === true);
+    // analyses wait for the first settings pull (at most 2 s: a client that never answers must not stop them)
+    settingsReady = new Promise<void>((resolve) => {
+      signalReady = resolve;
+      setTimeout(resolve, 2000).unref();
+    });
     const scheduler = new DiagnosticsScheduler({
       connection,
       runner: createRunner(bundlePath(), ANALYSIS_TIMEOUT_MS),
       document: (uri) => documents.get(uri),
       settings: () => settings.get(),
       timeoutMs: ANALYSIS_TIMEOUT_MS,
+      interimAfterMs: INTERIM_AFTER_MS,
+      ready: settingsReady,
     });
     ctx = {
       connection,
@@ -130,7 +146,7 @@ export function startServer(connection: Connection): void {
   });
 
   connection.onInitialized(() => {
-    void settings.refresh().then(() => reanalyzeAll());
+    void settings.refresh().finally(() => signalReady());
     try {
       connection.workspace.onDidChangeWorkspaceFolders((e) => {
         const removed = new Set(e.removed.map((f) => uriToPath(f.uri)));

@@ -104,9 +104,11 @@ export function completion(doc: LayoutDocument, offset: number): CompletionResul
   if (!block && atLineStart && depth === 0) {
     for (const [kw, snippet, doc_] of declarationKeywords) items.push({ label: kw, kind: 'keyword', detail: doc_, snippet, sortText: '0' });
   }
-  // names in scope
+  // names in scope, except the one being declared around the cursor
+  let own: SymbolDef | undefined;
+  for (const g of doc.symbols.globals.values()) if (g.declRange.start <= offset && (!own || g.declRange.start > own.declRange.start)) own = g;
   for (const d of doc.symbols.visibleAt(offset)) {
-    if (d.kind === 'kernel' || d.kind === 'schedule') continue;
+    if (d.kind === 'kernel' || d.kind === 'schedule' || d === own) continue;
     if (d.range.start <= start && start <= d.range.end) continue; // the word being typed
     items.push({ label: d.name, kind: d.kind, detail: describe(d, doc.text), sortText: '1' });
   }

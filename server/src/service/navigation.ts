@@ -60,7 +60,7 @@ export function rename(doc: LayoutDocument, offset: number, newName: string): Re
   if (isReserved(newName)) return { error: `'${newName}' is a built-in name` };
   if (newName === def.name) return { edits: [] };
   const clash = clashing(doc, def, newName);
-  if (clash) return { error: `'${newName}' is already declared (${describeKind(clash)} at offset ${clash.range.start})` };
+  if (clash) return { error: `'${newName}' is already declared: ${describeKind(clash)} at ${doc.lines.format(clash.range.start)}` };
   return { edits: doc.symbols.occurrences(def).map((o) => ({ range: o.range, newText: newName })) };
 }
 

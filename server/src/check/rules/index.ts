@@ -4,6 +4,7 @@
 import type { ast, Diagnostic, Resolution } from '../../../../grammar/src/index.js';
 import { checkGenPs } from './genp.js';
 import { checkRegP } from './regp.js';
+import { checkSizes } from './size.js';
 import { checkTiles } from './tile.js';
 import type { Rule, RuleContext, RuleOptions, RuleRun } from './types.js';
 import { checkUnused } from './unused.js';
@@ -18,6 +19,7 @@ export const DEFAULT_BUDGET = 1 << 24;
 
 export const rules: readonly Rule[] = [
   { family: 'unused', codes: ['unused/param', 'unused/layout', 'unused/perm', 'unused/let'], category: 'fast', run: (c) => ({ diagnostics: checkUnused(c) }) },
+  { family: 'size', codes: ['size/groupby-mismatch', 'size/tile-mismatch', 'size/rank-mismatch'], category: 'fast', run: (c) => ({ diagnostics: checkSizes(c) }) },
   { family: 'tile', codes: ['tile/not-divisible'], category: 'fast', run: (c) => ({ diagnostics: checkTiles(c) }) },
   { family: 'regp', codes: ['regp/not-a-permutation'], category: 'fast', run: (c) => ({ diagnostics: checkRegP(c) }) },
   {

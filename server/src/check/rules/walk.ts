@@ -45,7 +45,7 @@ function isExpr(n: ast.AnyNode): n is ast.Expr | ast.Slice {
 }
 
 /** Is `c` a call of the built-in constructor `name` (not shadowed)? */
-export function isConstructorCall(c: ast.Expr, name: string, resolution: Resolution): c is ast.Call {
+export function isConstructorCall(c: ast.Expr, name: string, resolution: Resolution): boolean {
   return c.kind === 'Call' && c.callee.name === name && resolution.refs.get(c.callee)?.kind === 'constructor';
 }
 
