@@ -51,15 +51,19 @@ schedule gemm${k} for linalg.matmul(M${k}, N${k}, K${k}) on sm_90 {
 `;
 }
 
+/** Exactly `lines` lines: whole blocks while they fit, then comment lines. Has no diagnostics. */
 export function generate(lines: number): string {
   const parts: string[] = [];
   let n = 0;
-  for (let k = 0; n < lines; k++) {
+  for (let k = 0; ; k++) {
     const b = block(k);
+    const bl = b.split('\n').length - 1;
+    if (n + bl > lines) break;
     parts.push(b);
-    n += b.split('\n').length - 1;
+    n += bl;
   }
-  return parts.join('').split('\n').slice(0, lines).join('\n') + '\n';
+  for (; n < lines; n++) parts.push(`# padding line ${n}\n`);
+  return parts.join('');
 }
 
 function median(xs: number[]): number {

@@ -17,7 +17,8 @@ function theLexer(): Lexer {
   return lexer;
 }
 
-const wellFormedInt = /^[0-9]+(?:_[0-9]+)*$/;
+/** decimal digits, `_` only between digits */
+export const WELL_FORMED_INT = /^[0-9]+(?:_[0-9]+)*$/;
 
 export function lex(text: string): LexResult {
   const r = theLexer().tokenize(text);
@@ -33,7 +34,7 @@ export function lex(text: string): LexResult {
     });
   }
   for (const t of r.tokens) {
-    if (t.tokenType === Int && !wellFormedInt.test(t.image)) {
+    if (t.tokenType === Int && !WELL_FORMED_INT.test(t.image)) {
       diagnostics.push({
         code: 'lex/malformed-integer',
         severity: 'error',

@@ -5,7 +5,7 @@
 import type { CstNode, IToken } from 'chevrotain';
 import type * as ast from './ast.js';
 import type { Diagnostic } from './diagnostic.js';
-import { decodeString } from './lexer.js';
+import { decodeString, WELL_FORMED_INT } from './lexer.js';
 
 type Children = Record<string, (CstNode | IToken)[] | undefined>;
 
@@ -39,13 +39,13 @@ export class Lowering {
       const listNode = node(ic.list);
       const candidates = listNode && tok(listNode.children.LBracket as IToken[]) ? this.list(listNode) : undefined;
       const end = candidates ? candidates.range.end : Math.max(value.range.end, name.range.end);
-      items.push({ kind: 'ParamItem', range: { start: name.range.start, end }, name, value, ...(candidates ? { candidates } : {}) });
+      items.push({ kind: 'ParamItem', range: span(n, name.range.start, end), name, value, ...(candidates ? { candidates } : {}) });
     }
     if (items.length === 0) return undefined;
     const kw = tok(c.Param) ?? tok(c.Const)!;
     return {
       kind: 'Param',
-      range: { start: kw.startOffset, end: items[items.length - 1].range.end },
+      range: span(cst, kw.startOffset, items[items.length - 1].range.end),
       isConst: tok(c.Const) !== undefined,
       items,
     };
@@ -58,7 +58,7 @@ export class Lowering {
     const name = ident(nameTok);
     const value = this.expr(node(c.expression), endOf(tok(c.Eq)) ?? name.range.end);
     const start = startOf(tok(c.Let) ?? tok(c.Layout) ?? tok(c.LayoutKw))!;
-    return { kind, range: { start, end: Math.max(value.range.end, name.range.end) }, name, value } as ast.LetDecl | ast.LayoutDecl;
+    return { kind, range: span(cst, start, Math.max(value.range.end, name.range.end)), name, value } as ast.LetDecl | ast.LayoutDecl;
   }
 
   private perm(cst: CstNode): ast.PermDecl | undefined {
@@ -80,7 +80,7 @@ export class Lowering {
         const results = listNode ? this.list(listNode, endOf(tok(ic.Eq)) ?? endOf(argTok)!).items : [];
         const start = startOf(tok(ic.Inverse))!;
         const end = Math.max(listNode ? rangeOf(listNode, argTok.startOffset).end : 0, endOf(tok(ic.Eq)) ?? 0, endOf(tok(ic.RParen)) ?? 0, endOf(argTok)!);
-        inverse = { kind: 'PermInverse', range: { start, end }, arg: ident(argTok), results };
+        inverse = { kind: 'PermInverse', range: span(inv, start, end), arg: ident(argTok), results };
       }
     }
     const start = startOf(tok(c.Perm))!;
@@ -152,7 +152,7 @@ export class Lowering {
     const names = toks(c.Ident).map(ident);
     if (names.length === 0) return undefined;
     const value = this.expr(node(c.expression), endOf(tok(c.Eq)) ?? last(names).range.end);
-    return { kind: 'Binding', range: { start: names[0].range.start, end: Math.max(value.range.end, last(names).range.end) }, names, value };
+    return { kind: 'Binding', range: span(cst, names[0].range.start, Math.max(value.range.end, last(names).range.end)), names, value };
   }
 
   step(cst: CstNode): ast.ScheduleStep | undefined {
@@ -187,23 +187,30 @@ export class Lowering {
     return new Climber(this, operands, ops, at).run();
   }
 
-  /** prefix operators are folded by the caller (Climber); this lowers primary + suffixes */
-  core(cst: CstNode, at: number): ast.Expr {
+  /**
+   * The primary and suffixes of an operand (prefix operators are folded by the Climber), with
+   * its outer extent: a parenthesised primary's extent includes the parentheses, which the node's
+   * own range does not (`(a + b)` is the Binary `a + b`).
+   */
+  core(cst: CstNode, at: number): Outer {
     const c = cst.children as Children;
     let e = this.primary(cst, at);
-    for (const s of nodes(c.suffix)) e = this.suffix(e, s);
-    return e;
+    const parens = node(c.parens);
+    const start = parens ? rangeOf(parens, e.range.start).start : e.range.start;
+    for (const s of nodes(c.suffix)) e = this.suffix(e, start, s);
+    const end = Math.max(e.range.end, parens && !c.suffix ? rangeOf(parens, e.range.end).end : 0);
+    return { e, start: Math.min(start, e.range.start), end };
   }
 
   operand(cst: CstNode, at: number): ast.Expr {
     const prefixes = toks((cst.children as Children).PrefixOp);
-    if (prefixes.length === 0) return this.core(cst, at);
+    if (prefixes.length === 0) return this.core(cst, at).e;
     return new Climber(this, [cst], [], at).run();
   }
 
-  private suffix(receiver: ast.Expr, cst: CstNode): ast.Expr {
+  /** `start`: where the receiver's text starts, its parentheses included */
+  private suffix(receiver: ast.Expr, start: number, cst: CstNode): ast.Expr {
     const c = cst.children as Children;
-    const start = receiver.range.start;
     if (c.Dot) {
       const nameTok = tok(c.Ident);
       const argsNode = node(c.args);
@@ -228,7 +235,7 @@ export class Lowering {
     if (!colon) return this.expr(startNode, at);
     const start = startNode ? this.expr(startNode, at) : undefined;
     const stop = stopNode ? this.expr(stopNode, endOf(colon)!) : undefined;
-    const r = { start: start ? start.range.start : colon.startOffset, end: stop ? stop.range.end : endOf(colon)! };
+    const r = span(cst, start ? start.range.start : colon.startOffset, stop ? stop.range.end : endOf(colon)!);
     return { kind: 'Slice', range: r, ...(start ? { start } : {}), ...(stop ? { stop } : {}) };
   }
 
@@ -237,9 +244,8 @@ export class Lowering {
     const c = cst.children as Children;
     const i = tok(c.Int);
     if (i) {
-      const digits = i.image.replace(/_/g, '');
-      if (!/^[0-9]+$/.test(digits)) return { kind: 'Error', range: tokRange(i) }; // reported by the lexer
-      return { kind: 'Int', range: tokRange(i), value: BigInt(digits), text: i.image };
+      if (!WELL_FORMED_INT.test(i.image)) return { kind: 'Error', range: tokRange(i) }; // reported by the lexer
+      return { kind: 'Int', range: tokRange(i), value: BigInt(i.image.replace(/_/g, '')), text: i.image };
     }
     const s = tok(c.StringLike);
     if (s) return this.string(s);
@@ -313,7 +319,7 @@ export class Lowering {
     const then = this.expr(node(c.then), endOf(tok(c.Then)) ?? cond.range.end);
     const els = this.expr(node(c.else), endOf(tok(c.Else)) ?? then.range.end);
     void at;
-    return { kind: 'If', range: { start: ifTok.startOffset, end: Math.max(els.range.end, then.range.end, cond.range.end) }, cond, then, else: els };
+    return { kind: 'If', range: span(cst, ifTok.startOffset, Math.max(els.range.end, then.range.end, cond.range.end)), cond, then, else: els };
   }
 
   string(t: IToken): ast.StringLit {
@@ -351,10 +357,10 @@ class Climber {
   ) {}
 
   run(): ast.Expr {
-    return this.climb(0);
+    return this.climb(0).e;
   }
 
-  private climb(minPrec: number): ast.Expr {
+  private climb(minPrec: number): Outer {
     let left = this.unary();
     let chained = false;
     while (this.i < this.operands.length && this.i - 1 < this.ops.length) {
@@ -371,13 +377,11 @@ class Climber {
         });
       }
       const right = this.climb(prec);
+      // a missing operand (an empty Error node) does not stretch the range over white space
+      const range = { start: isHole(left.e) ? op.startOffset : left.start, end: isHole(right.e) ? endOf(op)! : Math.max(right.end, endOf(op)!) };
       left = {
-        kind: 'Binary',
-        op: opText[op.tokenType.name],
-        opRange: tokRange(op),
-        left,
-        right,
-        range: { start: left.range.start, end: Math.max(right.range.end, endOf(op)!) },
+        e: { kind: 'Binary', op: opText[op.tokenType.name], opRange: tokRange(op), left: left.e, right: right.e, range },
+        ...range,
       };
       chained = prec === COMPARISON;
     }
@@ -385,20 +389,16 @@ class Climber {
   }
 
   /** the prefix operators of the current operand, then its core; advances to the next operand */
-  private unary(): ast.Expr {
+  private unary(): Outer {
     const cst = this.operands[this.i];
-    if (!cst) return errorAt(this.at);
+    if (!cst) return outer(errorAt(this.at));
     const prefixes = toks((cst.children as Children).PrefixOp);
     if (this.p < prefixes.length) {
       const op = prefixes[this.p++];
       const isNot = op.tokenType.name === 'Not';
       const operand = this.climb(isNot ? NOT_PREC : UNARY_PREC);
-      return {
-        kind: 'Unary',
-        op: isNot ? 'not' : (op.image as '-' | '+'),
-        operand,
-        range: { start: op.startOffset, end: Math.max(operand.range.end, endOf(op)!) },
-      };
+      const range = { start: op.startOffset, end: Math.max(operand.end, endOf(op)!) };
+      return { e: { kind: 'Unary', op: isNot ? 'not' : (op.image as '-' | '+'), operand: operand.e, range }, ...range };
     }
     const prevOp = this.ops[this.i - 1];
     const at = prefixes.length ? endOf(last(prefixes))! : prevOp ? endOf(prevOp)! : this.at;
@@ -410,6 +410,26 @@ class Climber {
 }
 
 // ---------------------------------------------------------------- helpers
+
+/** an expression with the extent of its text, parentheses around it included */
+interface Outer {
+  e: ast.Expr;
+  start: number;
+  end: number;
+}
+function isHole(e: ast.Expr): boolean {
+  return e.kind === 'Error' && e.range.start === e.range.end;
+}
+function outer(e: ast.Expr): Outer {
+  return { e, start: e.range.start, end: e.range.end };
+}
+
+/** The CST node's source range (every token it consumed); the given bounds when it has none. */
+function span(cst: CstNode, start: number, end: number): ast.Range {
+  const l = cst.location;
+  if (!l || Number.isNaN(l.startOffset) || l.endOffset === undefined || Number.isNaN(l.endOffset)) return { start, end };
+  return { start: Math.min(l.startOffset, start), end: Math.max(l.endOffset + 1, end) };
+}
 
 function real(t: IToken | undefined): t is IToken {
   return t !== undefined && !t.isInsertedInRecovery && !Number.isNaN(t.startOffset);

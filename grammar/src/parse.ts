@@ -27,8 +27,10 @@ export interface ParseResult {
 
 /** Deepest bracket nesting accepted in one declaration or statement (deeper input is reported, not parsed). */
 export const MAX_NESTING = 64;
-/** Most operators plus `if`s accepted in one declaration or statement. */
+/** Most operators accepted in one declaration or statement. */
 export const MAX_OPERATORS = 2000;
+/** Most `if` expressions accepted in one declaration or statement (an else-if chain nests). */
+export const MAX_IFS = 256;
 /** At most this many lexical and syntax diagnostics are reported per file (plus one saying how many more). */
 export const MAX_DIAGNOSTICS = 100;
 
@@ -227,6 +229,7 @@ class Driver {
   private withinLimits(s: number, e: number): boolean {
     let depth = 0;
     let ops = 0;
+    let ifs = 0;
     for (let i = s; i < e; i++) {
       const tt = this.tokens[i].tokenType;
       if (openers.has(tt)) {
@@ -240,7 +243,17 @@ class Driver {
           return false;
         }
       } else if (closers.has(tt)) depth = Math.max(0, depth - 1);
-      else if (tt === t.If || tokenMatcher(this.tokens[i], t.BinaryOp) || tokenMatcher(this.tokens[i], t.PrefixOp)) {
+      else if (tt === t.If) {
+        if (++ifs > MAX_IFS) {
+          this.diagnostics.push({
+            code: 'parse/too-complex',
+            severity: 'error',
+            message: `more than ${MAX_IFS} 'if' expressions in one declaration or statement; it is not analysed`,
+            range: this.tokenRange(i),
+          });
+          return false;
+        }
+      } else if (tokenMatcher(this.tokens[i], t.BinaryOp) || tokenMatcher(this.tokens[i], t.PrefixOp)) {
         if (++ops > MAX_OPERATORS) {
           this.diagnostics.push({
             code: 'parse/too-complex',

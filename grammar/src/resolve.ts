@@ -80,6 +80,8 @@ interface Scope {
   decl: ast.Decl;
   locals: Map<string, Definition>[];
   free: Map<string, Definition>;
+  /** names declared in the enclosing declaration but not visible here (a perm's indices in its inverse) */
+  hidden?: Map<string, string>;
 }
 
 class Resolver {
@@ -239,6 +241,7 @@ class Resolver {
           }
           this.declareLocal(inv, d.inverse.arg, 'inverseArg', d);
           scope.locals = [inv];
+          scope.hidden = new Map(d.indices.map((i) => [i.name, `'${i.name}' is an index of the perm, not visible in its inverse: the inverse computes the indices from '${d.inverse!.arg.name}'`]));
           for (const r of d.inverse.results) this.expr(r, scope, false);
         }
         break;
@@ -341,6 +344,11 @@ class Resolver {
         this.definitions.push(def);
       }
       this.refs.set(node, def);
+      return;
+    }
+    const hidden = scope.hidden?.get(name);
+    if (hidden) {
+      this.diagnostics.push({ code: 'name/undefined', severity: 'error', message: hidden, range: node.range });
       return;
     }
     const candidates: string[] = [...builtinDefs.keys()];

@@ -111,3 +111,15 @@ export function tileBy(chain: OrderBy[], levels: Expr[][]): GroupBy {
   objs.push(orderBy(regP(dims, sigmaDQ(levels[0].length, levels.length))));
   return groupBy(dims, objs);
 }
+
+/** a user-defined permutation of one tile (GenP): coordinates -> flat index, and back */
+export function genP(nd: Expr[], fApply: (idx: Expr[]) => Expr, fInv?: (f: Expr) => Expr[]): Block {
+  return {
+    dims: nd,
+    apply: fApply,
+    inv: (f) => {
+      if (!fInv) throw new Error('GenP without an inverse');
+      return fInv(f);
+    },
+  };
+}

@@ -7,6 +7,8 @@
 // so line 2 is the case's first line.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
 import { frontEnd, show } from './helpers.js';
 
 const cases: [name: string, src: string, expected: string[]][] = [
@@ -173,4 +175,31 @@ test('too many operators in one declaration are reported, not parsed', () => {
   assert.deepEqual(r.diagnostics.map((d) => d.code), ['parse/too-complex']);
   assert.equal(r.diagnostics[0].message, 'more than 2000 operators in one declaration or statement; it is not analysed');
   assert.deepEqual(r.file.decls.map((d) => d.kind === 'Let' && d.name.name), ['b']);
+});
+
+test('too many if expressions (an else-if chain nests) are reported, not parsed; 256 are fine', () => {
+  const chain = (n: number) => `let a = ${Array.from({ length: n }, (_, i) => `if P == ${i} then ${i} else `).join('')}0\nlet b = 1`;
+  const ok = frontEnd(`param P = 1\n${chain(256)}`);
+  assert.deepEqual(ok.diagnostics, []);
+  const r = frontEnd(chain(257));
+  assert.deepEqual(r.diagnostics.map((d) => [d.code, d.message]), [
+    ['parse/too-complex', "more than 256 'if' expressions in one declaration or statement; it is not analysed"],
+  ]);
+  assert.equal(r.diagnostics[0].range.start, chain(257).lastIndexOf('if P'));
+  assert.deepEqual(r.file.decls.map((d) => d.kind === 'Let' && d.name.name), ['b']);
+});
+
+test('an internal failure (here: a stack overflow on a small stack) becomes one diagnostic; the rest is analysed', () => {
+  const script = [
+    "import { parse } from './grammar/src/index.ts';",
+    "const text = 'let a = ' + Array.from({ length: 256 }, (_, i) => `if a then ${i} else `).join('') + '0\\nlet b = 2';",
+    'const r = parse(text);',
+    "console.log(JSON.stringify({ d: r.diagnostics.map((d) => [d.code, d.message, d.range.start, d.range.end]), decls: r.file.decls.map((d) => d.name.name) }));",
+  ].join('\n');
+  const out = spawnSync(process.execPath, ['--stack-size=200', '--import', 'tsx', '--input-type=module', '-e', script], { encoding: 'utf8', cwd: join(import.meta.dirname, '../..') });
+  assert.equal(out.status, 0, out.stderr);
+  assert.deepEqual(JSON.parse(out.stdout), {
+    d: [['parse/internal-error', 'internal error while parsing this declaration (it nests too deeply); it is not analysed', 0, 3]],
+    decls: ['b'],
+  });
 });

@@ -197,7 +197,8 @@ function reduceMod(pa: Poly, d: Mono): Expr {
   const r = polyToExpr(rest);
   // (x % e) % d == x % d when d divides e
   if (r.kind === 'mod') {
-    const pe = asMono(polyOf(r.b));
+    const pb = polyOf(r.b);
+    const pe = pb.terms.length === 0 ? mono(pb.c, []) : asMono(pb);
     if (pe && divideAtoms(pe.factors, d.factors) && pe.coef % d.coef === 0n) return mkMod(r.a, dExpr);
   }
   return mkMod(r, dExpr);

@@ -1,5 +1,5 @@
 // Exact evaluation (bigint), structural queries and substitution.
-import { type Expr } from './node.js';
+import { type Expr, childrenOf } from './node.js';
 import { add, and, arange, cmp, floorDiv, int, max, min, mod, mul, not, or, select } from './build.js';
 import { floorDivBig, modBig } from './poly.js';
 import { mkFloorDiv, mkMod } from './node.js';
@@ -76,44 +76,54 @@ function forEachChild(e: Expr, f: (x: Expr) => void): void {
  * the rebuilt node is still a floordiv/mod of the mapped children.
  */
 export function rebuild(e: Expr, f: (x: Expr) => Expr, keepNonneg = false): Expr {
+  if (e.kind === 'int' || e.kind === 'sym') return e;
+  const kids = childrenOf(e);
+  const mapped = kids.map(f);
+  if (mapped.every((x, i) => x === kids[i])) return e;
+  let i = 0;
+  const next = () => mapped[i++];
+  return rebuildWith(e, next, keepNonneg);
+}
+
+function rebuildWith(e: Expr, f: () => Expr, keepNonneg: boolean): Expr {
   switch (e.kind) {
     case 'int':
     case 'sym':
       return e;
     case 'arange':
-      return arange(f(e.start), f(e.stop), e.bcast);
+      { const a = f(); const b = f(); return arange(a, b, e.bcast); }
     case 'add':
-      return add(...e.terms.map(f), int(e.constant));
+      return add(...e.terms.map(() => f()), int(e.constant));
     case 'mul':
-      return mul(int(e.coef), ...e.factors.map(f));
+      return mul(int(e.coef), ...e.factors.map(() => f()));
     case 'floordiv': {
-      const a = f(e.a);
-      const b = f(e.b);
+      const a = f();
+      const b = f();
       const r = floorDiv(a, b);
       if (keepNonneg && e.nonneg && r.kind === 'floordiv' && !r.nonneg && r.a === a && r.b === b) return mkFloorDiv(a, b, true);
       return r;
     }
     case 'mod': {
-      const a = f(e.a);
-      const b = f(e.b);
+      const a = f();
+      const b = f();
       const r = mod(a, b);
       if (keepNonneg && e.nonneg && r.kind === 'mod' && !r.nonneg && r.a === a && r.b === b) return mkMod(a, b, true);
       return r;
     }
     case 'min':
-      return min(...e.args.map(f));
+      return min(...e.args.map(() => f()));
     case 'max':
-      return max(...e.args.map(f));
+      return max(...e.args.map(() => f()));
     case 'cmp':
-      return cmp(e.op, f(e.lhs), int(e.rhs));
+      return cmp(e.op, f(), int(e.rhs));
     case 'and':
-      return e.args.map(f).reduce((x, y) => and(x, y));
+      return e.args.map(() => f()).reduce((x, y) => and(x, y));
     case 'or':
-      return e.args.map(f).reduce((x, y) => or(x, y));
+      return e.args.map(() => f()).reduce((x, y) => or(x, y));
     case 'not':
-      return not(f(e.arg));
+      return not(f());
     case 'select':
-      return select(f(e.cond), f(e.then), f(e.otherwise));
+      { const c = f(); const t = f(); const o = f(); return select(c, t, o); }
   }
 }
 
@@ -153,11 +163,13 @@ function describe(e: Expr): string {
 /**
  * Exact value of e (bigint arithmetic, Python floor semantics for // and %). Every intermediate
  * node value, and every symbol value, must lie within [-2^53, 2^53]; otherwise EvalError.
+ * `opts.atoms` gives values of whole sub-expressions by key (e.g. a `tl.arange` at one lane).
  */
-export function evaluate(e: Expr, env: ReadonlyMap<string, bigint>): bigint {
+export function evaluate(e: Expr, env: ReadonlyMap<string, bigint>, opts?: { atoms?: ReadonlyMap<string, bigint> }): bigint {
   const memo = new Map<Expr, bigint>();
+  const atoms = opts?.atoms;
   const ev = (x: Expr): bigint => {
-    const hit = memo.get(x);
+    const hit = memo.get(x) ?? atoms?.get(x.key);
     if (hit !== undefined) return hit;
     const v = checked(evalNode(x, ev, env), () => describe(x));
     memo.set(x, v);

@@ -47,6 +47,8 @@ export interface MulNode extends Base {
   readonly kind: 'mul';
   readonly coef: bigint;
   readonly factors: readonly Expr[];
+  /** monoKey(factors), cached */
+  readonly mk: string;
 }
 export interface FloorDivNode extends Base {
   readonly kind: 'floordiv';
@@ -103,7 +105,11 @@ export type Expr =
 
 const IDENT = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
+const SMALL: IntNode[] = [];
+for (let v = -16; v <= 256; v++) SMALL.push(Object.freeze({ kind: 'int', value: BigInt(v), key: String(v) }));
+
 export function mkInt(value: bigint): IntNode {
+  if (value >= -16n && value <= 256n) return SMALL[Number(value) + 16];
   return Object.freeze({ kind: 'int', value, key: value.toString() });
 }
 
@@ -130,8 +136,8 @@ export function mkAdd(terms: readonly Expr[], constant: bigint): AddNode {
   return Object.freeze({ kind: 'add', terms: Object.freeze([...terms]), constant, key: `~+(${ks};${constant})` });
 }
 
-export function mkMul(coef: bigint, factors: readonly Expr[]): MulNode {
-  return Object.freeze({ kind: 'mul', coef, factors: Object.freeze([...factors]), key: `~*(${coef};${monoKey(factors)})` });
+export function mkMul(coef: bigint, factors: readonly Expr[], mk = monoKey(factors)): MulNode {
+  return Object.freeze({ kind: 'mul', coef, factors: Object.freeze([...factors]), mk, key: `~*(${coef};${mk})` });
 }
 
 export function mkFloorDiv(a: Expr, b: Expr, nonneg?: boolean): FloorDivNode {

@@ -57,7 +57,7 @@ export function polyOf(e: Expr): Poly {
 }
 
 function termMono(t: Expr): Mono {
-  if (t.kind === 'mul') return { coef: t.coef, factors: t.factors, mk: monoKey(t.factors) };
+  if (t.kind === 'mul') return { coef: t.coef, factors: t.factors, mk: t.mk };
   return { coef: 1n, factors: [t], mk: t.key };
 }
 
@@ -65,7 +65,7 @@ export function monoToExpr(m: Mono): Expr {
   if (m.coef === 0n) return ZERO;
   if (m.factors.length === 0) return mkInt(m.coef);
   if (m.factors.length === 1 && m.coef === 1n) return m.factors[0];
-  return mkMul(m.coef, m.factors);
+  return mkMul(m.coef, m.factors, m.mk);
 }
 
 /** normalise a list of monomials (any order, repeats allowed) and a constant into a Poly */

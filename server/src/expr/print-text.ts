@@ -7,6 +7,8 @@
 // `((a)//(b))` and `a % b`. Otherwise both print a form exact under either semantics, for any
 // non-zero b:  mod(a, b) = `((((a) % (b)) + (b)) % (b))`,
 //              floorDiv(a, b) = `(((a) - ((((a) % (b)) + (b)) % (b))) / (b))` (an exact division).
+// (Triton: https://triton-lang.org/main/python-api/triton-semantics.html, "C rounding in
+// integer division".)
 import { type Expr } from './node.js';
 import { type PT, printTree } from './ptree.js';
 
@@ -77,7 +79,8 @@ function pr(p: PT, lang: Lang): Out {
     case 'sum': {
       const parts = p.terms.map((t, i) => {
         const body = go(t.t, P_MUL);
-        if (i === 0) return t.neg ? `-${body}` : body;
+        // a unary minus binds tighter than `%`: -(a % b) needs its parentheses
+        if (i === 0) return t.neg ? (t.t.k === 'mod' ? `-(${body})` : `-${body}`) : body;
         return t.neg ? ` - ${body}` : ` + ${body}`;
       });
       return { s: parts.join(''), p: P_ADD };
@@ -92,7 +95,7 @@ function pr(p: PT, lang: Lang): Out {
       return { s: `(((${a}) - ((((${a}) % (${b})) + (${b})) % (${b})))${div}(${b}))`, p: P_ATOM };
     }
     case 'mod': {
-      if (lang === 'python' || p.nonneg) return { s: `${go(p.a, P_MUL)} % ${go(p.b, P_ATOM)}`, p: P_MUL };
+      if (lang === 'python' || p.nonneg) return { s: `${go(p.a, p.a.k === 'mod' ? P_ATOM : P_MUL)} % ${go(p.b, P_ATOM)}`, p: P_MUL };
       const a = top(p.a);
       const b = top(p.b);
       return { s: `((((${a}) % (${b})) + (${b})) % (${b}))`, p: P_ATOM };

@@ -2,8 +2,8 @@
 // either expanded (the canonical sum of monomials) or factored (common atoms and integer
 // content pulled out greedily, e.g. `K*(BM*pid_m + r) + BK*k + c`), whichever has strictly
 // fewer operations; ties keep the expanded form. Deterministic: depends only on the keys.
-import { type Bcast, type CanonCmpOp, type Expr } from './node.js';
-import { type Mono, absBig, gcdBig, polyOf } from './poly.js';
+import { type Bcast, type CanonCmpOp, type Expr, childrenOf } from './node.js';
+import { type Mono, absBig, gcdBig, mono, polyOf } from './poly.js';
 
 export type PT =
   | { k: 'num'; v: bigint; ops: number }
@@ -175,7 +175,7 @@ export class PrintTreeBuilder {
       for (const m of monos) {
         const i = m.factors.findIndex((f) => f.key === atom.key);
         if (i < 0) rest.push(m);
-        else inner.push({ coef: m.coef, factors: m.factors.filter((_, j) => j !== i), mk: '' });
+        else inner.push(mono(m.coef, m.factors.filter((_, j) => j !== i)));
       }
       consider(this.withRest(this.factorTerm(this.build(atom), inner), rest, c));
     }
@@ -240,4 +240,32 @@ export function printTree(e: Expr): PT {
  */
 export function countOps(e: Expr): number {
   return printTree(e).ops;
+}
+
+const rawMemo = new WeakMap<Expr, number>();
+
+/** operation count of the expanded (unfactored) form: a cheap cost measure for rewriting */
+export function rawOps(e: Expr): number {
+  const hit = rawMemo.get(e);
+  if (hit !== undefined) return hit;
+  let n: number;
+  switch (e.kind) {
+    case 'int':
+    case 'sym':
+      n = 0;
+      break;
+    case 'add':
+      n = e.terms.length - (e.constant === 0n ? 1 : 0) + e.terms.reduce((s, t) => s + rawOps(t), 0);
+      break;
+    case 'mul':
+      n = e.factors.length - (e.coef === 1n || e.coef === -1n ? 1 : 0) + e.factors.reduce((s, t) => s + rawOps(t), 0);
+      break;
+    default: {
+      const kids = childrenOf(e);
+      const extra = e.kind === 'min' || e.kind === 'max' || e.kind === 'and' || e.kind === 'or' ? kids.length - 1 : 1;
+      n = extra + kids.reduce((s, t) => s + rawOps(t), 0) - (e.kind === 'arange' ? 1 : 0);
+    }
+  }
+  rawMemo.set(e, n);
+  return n;
 }

@@ -14,10 +14,12 @@ import { type Expr, childrenOf } from './node.js';
 import { type Interval, BOOL, TOP, iAdd, iFloorDiv, iIntersect, iMax, iMin, iMod, iMul, iScale, iUnion, point } from './interval.js';
 import { type Mono, ONE, ZERO, polyOf } from './poly.js';
 import { add, floorDiv, int, max, min, mul, sub } from './build.js';
+import { Sampler } from './samples.js';
 
 export interface FactsLike {
   ranges: ReadonlyMap<string, { lo: Expr; hi: Expr }>;
   positive: ReadonlySet<string>;
+  relations?: readonly Expr[];
 }
 
 const MAX_DEPTH = 6;
@@ -43,17 +45,23 @@ export abstract class Reasoner {
   protected readonly relLo = new Map<string, Expr>();
   protected readonly relHi = new Map<string, Expr>();
   protected depth = 0;
-  /** bumped whenever a search is cut off by depth, so that cut-off answers are not cached */
+  /**
+   * bumped whenever a search is cut off (depth limit or a cycle); answers reached after a
+   * cut-off are cached only for the depth they were computed at
+   */
   protected cutoffs = 0;
   private numCache = new Map<string, Interval>();
-  private varCache = new Map<string, boolean>();
+  private varCache: [Map<string, boolean>, Map<string, boolean>] = [new Map(), new Map()];
   private proveCache = new Map<string, boolean>();
-  private boundCache = new Map<string, Expr>();
+  private boundMaps = new Map<string, Map<string, Expr>>();
   private inProgress = new Set<string>();
+
+  private readonly sampler: Sampler;
 
   constructor(facts: FactsLike) {
     this.ranges = facts.ranges;
     this.positive = facts.positive;
+    this.sampler = new Sampler(facts);
   }
 
   abstract simp(e: Expr): Expr;
@@ -158,8 +166,7 @@ export abstract class Reasoner {
 
   /** true when e mentions a range variable, an arange or a remainder (whose bounds we know) */
   protected hasVar(e: Expr, mode: Mode = 0): boolean {
-    const vk = `${mode}${e.key}`;
-    const hit = this.varCache.get(vk);
+    const hit = this.varCache[mode].get(e.key);
     if (hit !== undefined) return hit;
     let r: boolean;
     switch (e.kind) {
@@ -198,16 +205,17 @@ export abstract class Reasoner {
         r = this.hasVar(e.cond, mode) || this.hasVar(e.then, mode) || this.hasVar(e.otherwise, mode);
         break;
     }
-    this.varCache.set(vk, r);
+    this.varCache[mode].set(e.key, r);
     return r;
   }
 
   /** an expression B with e >= B (dir 'lo') or e <= B (dir 'hi') wherever the facts hold */
   bound(e: Expr, dir: 'lo' | 'hi', mode: Mode = 0): Expr {
     if (!this.hasVar(e, mode)) return e;
-    const ck = `${dir}${mode}${e.key}`;
-    const hit = this.boundCache.get(ck);
+    const bm = this.boundMap(`${dir}${mode}`);
+    const hit = bm.get(e.key) ?? this.boundMap(`${dir}${mode}${this.depth}`).get(e.key);
     if (hit) return hit;
+    const ck = `${dir}${mode}${e.key}`;
     if (this.inProgress.has(ck) || this.depth > MAX_DEPTH) {
       this.cutoffs++;
       return e;
@@ -219,8 +227,14 @@ export abstract class Reasoner {
     if (r !== e) r = this.simp(r);
     this.depth--;
     this.inProgress.delete(ck);
-    if (this.cutoffs === before) this.boundCache.set(ck, r);
+    (this.cutoffs === before ? bm : this.boundMap(`${dir}${mode}${this.depth}`)).set(e.key, r);
     return r;
+  }
+
+  private boundMap(k: string): Map<string, Expr> {
+    let m = this.boundMaps.get(k);
+    if (!m) this.boundMaps.set(k, (m = new Map()));
+    return m;
   }
 
   private boundNode(e: Expr, dir: 'lo' | 'hi', mode: Mode): Expr {
@@ -244,7 +258,8 @@ export abstract class Reasoner {
       }
       case 'floordiv': {
         const d = e.b;
-        if (!this.hasVar(d, mode)) {
+        // floor(x/d) is non-decreasing in x for d >= 1: keep d exact unless it has range variables
+        if (!this.hasVar(d, 0)) {
           if (!this.proveNonNeg(sub(d, ONE))) return e;
           return floorDiv(B(e.a, dir), d);
         }
@@ -294,10 +309,14 @@ export abstract class Reasoner {
 
   proveNonNeg(p: Expr): boolean {
     if (p.kind === 'int') return p.value >= 0n;
-    const hit = this.proveCache.get(p.key);
+    const hit = this.proveCache.get(p.key) ?? this.proveCache.get(`${this.depth}|${p.key}`);
     if (hit !== undefined) return hit;
-    const lo = this.num(p).lo;
-    if (lo !== null && lo >= 0n) return true;
+    const n = this.num(p);
+    if (n.lo !== null && n.lo >= 0n) return true;
+    if ((n.hi !== null && n.hi < 0n) || this.sampler.refutesNonNeg(p)) {
+      this.proveCache.set(p.key, false);
+      return false;
+    }
     if (this.depth > MAX_DEPTH || this.inProgress.has(`p${p.key}`)) {
       this.cutoffs++;
       return false;
@@ -308,7 +327,7 @@ export abstract class Reasoner {
     const r = this.tryProve(p);
     this.depth--;
     this.inProgress.delete(`p${p.key}`);
-    if (r || this.cutoffs === before) this.proveCache.set(p.key, r);
+    this.proveCache.set(r || this.cutoffs === before ? p.key : `${this.depth}|${p.key}`, r);
     return r;
   }
 

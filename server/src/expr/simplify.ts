@@ -21,7 +21,7 @@ import { rebuild } from './eval.js';
 import { add, cmp as mkCmpExpr, floorDiv, int, max, min, mod, mul, sub } from './build.js';
 import { type Mono, type Poly, ONE, ZERO, asMono, divideAtoms, makePoly, mono, polyOf, polyToExpr } from './poly.js';
 import { Reasoner } from './reasoner.js';
-import { countOps } from './ptree.js';
+import { rawOps } from './ptree.js';
 
 /** facts the simplifier may use: symbol ranges lo <= s < hi, positive symbols, relations known true */
 export interface Facts {
@@ -94,7 +94,7 @@ class Simplifier extends Reasoner {
 
   simp(e: Expr): Expr {
     if (e.kind === 'int') return e;
-    const hit = this.cache.get(e.key);
+    const hit = this.cache.get(e.key) ?? this.cache.get(`${this.depth}|${e.key}`);
     if (hit) return hit;
     const before = this.cutoffs;
     let cur = this.step(e);
@@ -109,7 +109,7 @@ class Simplifier extends Reasoner {
     if (this.cutoffs === before) {
       this.cache.set(e.key, cur);
       this.cache.set(cur.key, cur);
-    }
+    } else this.cache.set(`${this.depth}|${e.key}`, cur);
     return cur;
   }
 
@@ -214,7 +214,7 @@ class Simplifier extends Reasoner {
   private ops(e: Expr): number {
     let n = this.opsCache.get(e.key);
     if (n === undefined) {
-      n = countOps(e);
+      n = rawOps(e);
       this.opsCache.set(e.key, n);
     }
     return n;
@@ -273,4 +273,10 @@ function flagged(e: Expr): boolean {
 /** simplify e under the facts (deterministic, sound wherever the facts hold) */
 export function simplify(e: Expr, facts: Facts): Expr {
   return new Simplifier(facts).simp(e);
+}
+
+/** true when e >= 0 is proven from the facts (false means "not proven", not "negative") */
+export function proveNonNeg(e: Expr, facts: Facts): boolean {
+  const s = new Simplifier(facts);
+  return s.proveNonNeg(s.simp(e));
 }

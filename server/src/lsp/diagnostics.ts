@@ -92,6 +92,7 @@ export class DiagnosticsScheduler {
     const job = next.value;
     this.pending.delete(job.uri);
     if (this.o.document(job.uri)?.version !== job.version) return this.pump();
+    job.settings = this.o.settings(); // the settings in force when the analysis starts
     const started = performance.now();
     const running: { job: AnalysisJob; started: number; interim?: NodeJS.Timeout } = { job, started };
     running.interim = setTimeout(() => this.publishInterim(job), this.o.interimAfterMs ?? 400);
@@ -142,12 +143,12 @@ export class DiagnosticsScheduler {
       } catch {
         diagnostics = [];
       }
-      diagnostics.push({
+      diagnostics.unshift({
         code: outcome.kind === 'timeout' ? 'analysis/timeout' : 'analysis/internal-error',
         severity: 'warning',
         message:
           outcome.kind === 'timeout'
-            ? `the checks of this file ran longer than ${Math.round(this.o.timeoutMs / 1000)} s and were stopped; only syntax and name errors are shown`
+            ? `the checks of this file ran longer than ${this.o.timeoutMs >= 1000 ? `${Math.round(this.o.timeoutMs / 1000)} s` : `${this.o.timeoutMs} ms`} and were stopped; only syntax and name errors are shown`
             : `internal error while checking this file (${outcome.message}); only syntax and name errors are shown`,
         range: { start: 0, end: 0 },
       });

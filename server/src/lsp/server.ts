@@ -41,7 +41,7 @@ import { EMIT_COMMAND, PICTURE_REQUEST } from './protocol.js';
 /** A full analysis that runs longer than this is stopped (the file gets its syntax diagnostics and a note). */
 const ANALYSIS_TIMEOUT_MS = envInt('LAYOUT_ANALYSIS_TIMEOUT_MS', 20_000);
 /** After this long, a running analysis's syntax and name diagnostics are published meanwhile. */
-const INTERIM_AFTER_MS = envInt('LAYOUT_INTERIM_AFTER_MS', 400);
+const INTERIM_AFTER_MS = envInt('LAYOUT_INTERIM_AFTER_MS', 1500);
 
 function envInt(name: string, dflt: number): number {
   const v = Number(process.env[name]);

@@ -3,6 +3,7 @@
 // caller asks, e.g. on save or in a worker). `runRules` is the step `analyze` calls.
 import type { ast, Diagnostic, Resolution } from '../../../../grammar/src/index.js';
 import { checkGenPs } from './genp.js';
+import { checkQueries } from './query.js';
 import { checkRegP } from './regp.js';
 import { checkSizes } from './size.js';
 import { checkTiles } from './tile.js';
@@ -20,6 +21,7 @@ export const DEFAULT_BUDGET = 1 << 24;
 export const rules: readonly Rule[] = [
   { family: 'unused', codes: ['unused/param', 'unused/layout', 'unused/perm', 'unused/let'], category: 'fast', run: (c) => ({ diagnostics: checkUnused(c) }) },
   { family: 'size', codes: ['size/groupby-mismatch', 'size/tile-mismatch', 'size/rank-mismatch'], category: 'fast', run: (c) => ({ diagnostics: checkSizes(c) }) },
+  { family: 'query', codes: ['query/arity', 'query/out-of-range'], category: 'fast', run: (c) => ({ diagnostics: checkQueries(c) }) },
   { family: 'tile', codes: ['tile/not-divisible'], category: 'fast', run: (c) => ({ diagnostics: checkTiles(c) }) },
   { family: 'regp', codes: ['regp/not-a-permutation'], category: 'fast', run: (c) => ({ diagnostics: checkRegP(c) }) },
   {

@@ -10,11 +10,11 @@
 // round the tiled extents up, tile the padded space and keep the original shape as ExpandBy's.
 import type { ast, Diagnostic, Fix } from '../../../../grammar/src/index.js';
 import type { RuleContext } from './types.js';
-import type { Scenario, Values } from './values.js';
+import type { Scenario } from './values.js';
 import { isConstructorCall, itemsOf, textOf } from './walk.js';
 
 /** How far a dividing size is searched for on each side of the current divisor. */
-const SEARCH = 1_000_000;
+const SEARCH = 100_000;
 
 export function checkTiles(ctx: RuleContext): Diagnostic[] {
   const out: Diagnostic[] = [];
@@ -140,7 +140,7 @@ function dividingFixes(ctx: RuleContext, b: ast.Binary, tileBy: SizeDivision['ti
     const p = paramOf(ctx, r);
     if (p !== undefined && sc.candidate?.param === p) {
       if (sc.candidate.node.kind === 'Int') literal = sc.candidate.node;
-      skip = candidateValues(ctx.values, p);
+      skip = candidateValues(ctx, p);
     } else if (p !== undefined && !sc.candidate) {
       const item = paramItem(ctx, p);
       if (item?.value.kind === 'Int') literal = item.value;
@@ -162,8 +162,14 @@ function dividingFixes(ctx: RuleContext, b: ast.Binary, tileBy: SizeDivision['ti
   }));
 }
 
-function candidateValues(values: Values, param: string): Set<bigint> {
-  return new Set(values.candidates.filter((c) => c.candidate?.param === param).map((c) => c.candidate!.value));
+/** Every value in the candidate list of `param` (so a replacement never repeats one). */
+function candidateValues(ctx: RuleContext, param: string): Set<bigint> {
+  const out = new Set<bigint>();
+  for (const c of paramItem(ctx, param)?.candidates?.items ?? []) {
+    const v = ctx.values.value(c, ctx.values.base);
+    if (v !== undefined) out.add(v);
+  }
+  return out;
 }
 
 function paramItem(ctx: RuleContext, name: string): ast.ParamItem | undefined {

@@ -1,0 +1,33 @@
+import * as E from './server/src/expr/index.js';
+import { tileBy, orderBy, row, col } from './test/expr/lego-mini.js';
+import { Reasoner } from './server/src/expr/reasoner.js';
+const { int, sym, floorDiv, mod, cmp, min, max, simplify } = E;
+const C: Record<string, number> = {};
+const P = Reasoner.prototype as any;
+for (const m of ['proveNonNeg', 'bound', 'num', 'hasVar']) {
+  const orig = P[m];
+  P[m] = function (...a: any[]) { C[m] = (C[m] ?? 0) + 1; return orig.apply(this, a); };
+}
+const [GM, npm, npn, pid] = ['GM','num_pid_m','num_pid_n','pid'].map(sym);
+const Lp = tileBy([orderBy(col(max(floorDiv(npm,GM), int(1)), int(1)), col(min(npm, GM), npn))], [[npm, npn]]);
+const [pm, pn] = Lp.inv(pid);
+const pf: E.Facts = { ranges: new Map([['pid',{lo:int(0), hi: E.mul(npm,npn)}]]), positive: new Set(['GM','num_pid_m','num_pid_n']) };
+let t = performance.now();
+simplify(pn, pf);
+console.log('pn', performance.now() - t, JSON.stringify(C));
+for (const k in C) delete C[k];
+t = performance.now();
+simplify(pm, pf);
+console.log('pm', performance.now() - t, JSON.stringify(C));
+import { printPython } from './server/src/expr/index.js';
+const seen = new Map<string, number>();
+const orig2 = (P as any).tryProve;
+(P as any).tryProve = function (p: any) { const r = orig2.call(this, p); if (!r) { const k = printPython(p); seen.set(k, (seen.get(k) ?? 0) + 1); } return r; };
+const origC = (P as any).proveByCases;
+let children = 0;
+const SP = Object.getPrototypeOf(P) ;
+t = performance.now();
+simplify(pm, pf);
+console.log('pm again', performance.now() - t);
+console.log([...seen.entries()].sort((a,b)=>b[1]-a[1]).slice(0, 25).map(([k,v]) => v + '  ' + k.slice(0, 150)).join('\n'));
+console.log(seen.size);

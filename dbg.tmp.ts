@@ -1,0 +1,21 @@
+import * as E from './server/src/expr/index.js';
+import { proveNonNeg } from './server/src/expr/simplify.js';
+const { int, sym, floorDiv, mod, cmp, min, max, add, mul, sub, printPython } = E;
+const [GM, npm, N, pid] = ['GM','num_pid_m','num_pid_n','pid'].map(sym);
+const G1 = max(floorDiv(npm, GM), int(1)), G2 = min(npm, GM);
+const a = mod(floorDiv(pid, mul(N, G2)), G1), b = mod(pid, G2), c = floorDiv(mod(pid, mul(N, G2)), G2);
+const pf: E.Facts = { ranges: new Map([['pid',{lo:int(0), hi: E.mul(npm,N)}]]), positive: new Set(['GM','num_pid_m','num_pid_n']) };
+const P = sub(sub(mul(npm, N), add(mul(N, add(mul(a, G2), b)), c)), int(1));
+console.log(printPython(P));
+let t = performance.now();
+console.log(proveNonNeg(P, pf), performance.now() - t);
+const L = sub(npm, mul(G1, G2));
+t = performance.now();
+console.log(printPython(L), proveNonNeg(L, pf), performance.now() - t);
+// cases
+const f1 = {...pf, relations: [cmp('>=', int(1), floorDiv(npm, GM)), cmp('<=', GM, npm)]};
+console.log('A1', proveNonNeg(sub(npm, GM), f1));
+const f2 = {...pf, relations: [cmp('>=', floorDiv(npm, GM), int(1)), cmp('<=', npm, GM)]};
+console.log('B2', proveNonNeg(sub(npm, mul(npm, floorDiv(npm, GM))), f2));
+const f3 = {...pf, relations: [cmp('>=', floorDiv(npm, GM), int(1)), cmp('<=', GM, npm)]};
+console.log('B1', proveNonNeg(sub(npm, mul(GM, floorDiv(npm, GM))), f3));
