@@ -18,7 +18,6 @@ import {
   sym,
 } from '../../server/src/expr/index.js';
 import { col, genP, orderBy, row, tileBy } from './lego-mini.js';
-import reference from '../../../shared/examples/lego-reference-values.json' with { type: 'json' };
 
 export interface Goal {
   name: string;
@@ -31,7 +30,18 @@ export interface Goal {
   aranges: Map<string, { expr: Expr; text: string }>;
 }
 
-const refs = reference.values as Record<string, unknown>;
+// Reference strings from /work/shared/examples/lego-reference-values.json (LEGO's artifact).
+const refs: Record<string, string> = {
+  'matmul.pid_m': "pid % min(GM, num_pid_m) + (((pid)//(num_pid_n*min(GM, num_pid_m))) % max(1, ((num_pid_m)//(GM))))*min(GM, num_pid_m)",
+  'matmul.pid_n': "((pid % (num_pid_n*min(GM, num_pid_m)))//(min(GM, num_pid_m)))",
+  'matmul.a_offset.NTA': "BK*k + K*(BM*pid_m + ((tl.arange(0, BM))[:, None])) + ((tl.arange(0, BK))[None, :])",
+  'matmul.a_offset.TA': "BM*pid_m + M*(BK*k + ((tl.arange(0, BK))[None, :])) + ((tl.arange(0, BM))[:, None])",
+  'matmul.b_offset.NTB': "BN*pid_n + N*(BK*k + ((tl.arange(0, BK))[:, None])) + ((tl.arange(0, BN))[None, :])",
+  'matmul.b_offset.TB': "BK*k + K*(BN*pid_n + ((tl.arange(0, BN))[None, :])) + ((tl.arange(0, BK))[:, None])",
+  'matmul.c_offset': "BN*pid_n + N*(BM*pid_m + ((tl.arange(0, BM))[:, None])) + ((tl.arange(0, BN))[None, :])",
+  'softmax.offset': "n_cols*row_idx + tl.arange(0, BLOCK_SIZE)",
+  'nw.expr_c': "((i + j - n <= -1) ? (\n   i*j + i + ((i*i + i + j*j + j)/(2))\n)\n: (\n   -i*j + 2*i*n + i + 2*j*n - n*n + 2*n - ((i*i + 3*i + j*j + 3*j)/(2)) - 1\n))",
+};
 const S = (n: string) => sym(n);
 const zero = int(0);
 const range = (lo: Expr, hi: Expr) => ({ lo, hi });
@@ -78,7 +88,7 @@ function pid(which: 0 | 1): Goal {
     name: which === 0 ? 'matmul.pid_m' : 'matmul.pid_n',
     raw: L.inv(S('pid'))[which],
     facts: { ranges: new Map([['pid', range(zero, mul(npm, npn))]]), positive: new Set(['GM', 'num_pid_m', 'num_pid_n']) },
-    ref: refs[which === 0 ? 'matmul.pid_m' : 'matmul.pid_n'] as string,
+    ref: refs[which === 0 ? 'matmul.pid_m' : 'matmul.pid_n'],
     refLang: 'python',
     aranges: new Map(),
   };
@@ -96,7 +106,7 @@ function softmax(): Goal {
       ]),
       positive: new Set(['n_rows', 'n_cols', 'BLOCK_SIZE']),
     },
-    ref: refs['softmax.offset'] as string,
+    ref: refs['softmax.offset'],
     refLang: 'python',
     aranges: new Map([['t_', { expr: arange(zero, S('BLOCK_SIZE')), text: 'tl.arange(0, BLOCK_SIZE)' }]]),
   };
@@ -124,7 +134,7 @@ function nw(): Goal {
       ]),
       positive: new Set(['n']),
     },
-    ref: refs['nw.expr_c'] as string,
+    ref: refs['nw.expr_c'],
     refLang: 'c',
     aranges: new Map(),
   };
@@ -132,11 +142,11 @@ function nw(): Goal {
 
 export function goals(): Goal[] {
   return [
-    matmul('matmul.a_offset.NTA', 'M', 'K', 'BM', 'BK', false, ['pid_m', 'k'], refs['matmul.a_offset.NTA'] as string),
-    matmul('matmul.a_offset.TA', 'M', 'K', 'BM', 'BK', true, ['pid_m', 'k'], refs['matmul.a_offset.TA'] as string),
-    matmul('matmul.b_offset.NTB', 'K', 'N', 'BK', 'BN', false, ['k', 'pid_n'], refs['matmul.b_offset.NTB'] as string),
-    matmul('matmul.b_offset.TB', 'K', 'N', 'BK', 'BN', true, ['k', 'pid_n'], refs['matmul.b_offset.TB'] as string),
-    matmul('matmul.c_offset', 'M', 'N', 'BM', 'BN', false, ['pid_m', 'pid_n'], refs['matmul.c_offset'] as string),
+    matmul('matmul.a_offset.NTA', 'M', 'K', 'BM', 'BK', false, ['pid_m', 'k'], refs['matmul.a_offset.NTA']),
+    matmul('matmul.a_offset.TA', 'M', 'K', 'BM', 'BK', true, ['pid_m', 'k'], refs['matmul.a_offset.TA']),
+    matmul('matmul.b_offset.NTB', 'K', 'N', 'BK', 'BN', false, ['k', 'pid_n'], refs['matmul.b_offset.NTB']),
+    matmul('matmul.b_offset.TB', 'K', 'N', 'BK', 'BN', true, ['k', 'pid_n'], refs['matmul.b_offset.TB']),
+    matmul('matmul.c_offset', 'M', 'N', 'BM', 'BN', false, ['pid_m', 'pid_n'], refs['matmul.c_offset']),
     pid(0),
     pid(1),
     softmax(),

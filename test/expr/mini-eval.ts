@@ -239,3 +239,83 @@ export function countTextOps(src: string, lang: Lang): number {
   };
   return go(parse(src, lang));
 }
+
+/** interpret printMlir output lines (arith dialect subset) with exact integers */
+export function evalMlir(lines: readonly string[], env: ReadonlyMap<string, bigint>): Map<string, bigint> {
+  const v = new Map<string, bigint>(env);
+  const get = (n: string) => {
+    const x = v.get(n.trim());
+    if (x === undefined) throw new Error(`undefined SSA value ${n}`);
+    return x;
+  };
+  const fdiv = (a: bigint, b: bigint) => {
+    if (b === 0n) throw new Error('division by zero');
+    const q = a / b;
+    return a % b !== 0n && (a < 0n) !== (b < 0n) ? q - 1n : q;
+  };
+  for (const line of lines) {
+    const m = /^(%\w+) = arith\.(\w+) (.*?)(?: : (\w+))?$/.exec(line);
+    if (!m) throw new Error(`bad line ${line}`);
+    const [, name, op, rest] = m;
+    let out: bigint;
+    if (op === 'constant') out = rest === 'true' ? 1n : rest === 'false' ? 0n : BigInt(rest);
+    else if (op === 'cmpi') {
+      const [pred, a, b] = rest.split(',').map((s) => s.trim());
+      const x = get(a);
+      const y = get(b);
+      const r = { slt: x < y, sle: x <= y, sgt: x > y, sge: x >= y, eq: x === y, ne: x !== y }[pred];
+      if (r === undefined) throw new Error(`predicate ${pred}`);
+      out = r ? 1n : 0n;
+    } else if (op === 'select') {
+      const [c, a, b] = rest.split(',').map(get);
+      out = c !== 0n ? a : b;
+    } else {
+      const [a, b] = rest.split(',').map(get);
+      switch (op) {
+        case 'addi':
+          out = a + b;
+          break;
+        case 'subi':
+          out = a - b;
+          break;
+        case 'muli':
+          out = a * b;
+          break;
+        case 'floordivsi':
+          out = fdiv(a, b);
+          break;
+        case 'divui':
+          if (a < 0n || b <= 0n) throw new Error(`divui on negative operands ${a}, ${b}`);
+          out = a / b;
+          break;
+        case 'remui':
+          if (a < 0n || b <= 0n) throw new Error(`remui on negative operands ${a}, ${b}`);
+          out = a % b;
+          break;
+        case 'remsi':
+          if (b === 0n) throw new Error('division by zero');
+          out = a % b;
+          break;
+        case 'minsi':
+          out = a < b ? a : b;
+          break;
+        case 'maxsi':
+          out = a > b ? a : b;
+          break;
+        case 'andi':
+          out = a & b;
+          break;
+        case 'ori':
+          out = a | b;
+          break;
+        case 'xori':
+          out = a ^ b;
+          break;
+        default:
+          throw new Error(`unknown op ${op}`);
+      }
+    }
+    v.set(name, out);
+  }
+  return v;
+}

@@ -77,6 +77,27 @@ function build(x: Expr, go: (x: Expr) => NumFn, slotOf: ReadonlyMap<string, numb
           return r < LIMIT && r > -LIMIT ? r : big(r, 'a sum');
         };
       }
+      if (ts.length === 2) {
+        const [a, b] = ts;
+        return (v) => {
+          const r = a(v) + b(v) + c;
+          return r < LIMIT && r > -LIMIT ? r : big(r, 'a sum');
+        };
+      }
+      if (ts.length === 3) {
+        const [a, b, d] = ts;
+        return (v) => {
+          const r = a(v) + b(v) + d(v) + c;
+          return r < LIMIT && r > -LIMIT ? r : big(r, 'a sum');
+        };
+      }
+      if (ts.length === 4) {
+        const [a, b, d, e] = ts;
+        return (v) => {
+          const r = a(v) + b(v) + d(v) + e(v) + c;
+          return r < LIMIT && r > -LIMIT ? r : big(r, 'a sum');
+        };
+      }
       return (v) => {
         let r = c;
         for (let i = 0; i < ts.length; i++) r += ts[i](v);
@@ -84,8 +105,20 @@ function build(x: Expr, go: (x: Expr) => NumFn, slotOf: ReadonlyMap<string, numb
       };
     }
     case 'mul': {
-      const fs = x.factors.map(go);
       const c = Number(x.coef);
+      const slotIdx = x.factors.map((f) => (f.kind === 'sym' ? slotOf.get(f.name) : undefined));
+      if (slotIdx.every((k) => k !== undefined) && slotIdx.length <= 2) {
+        const [a, b] = slotIdx as number[];
+        if (slotIdx.length === 1) return (v) => {
+          const r = c * v[a];
+          return r < LIMIT && r > -LIMIT ? r : big(r, 'a product');
+        };
+        return (v) => {
+          const r = c * v[a] * v[b];
+          return r < LIMIT && r > -LIMIT ? r : big(r, 'a product');
+        };
+      }
+      const fs = x.factors.map(go);
       if (fs.length === 1) {
         const [a] = fs;
         return (v) => {
