@@ -69,6 +69,20 @@ export class Binder {
     }
   }
 
+  /**
+   * The algebra value of a layout expression (a layout's name or its constructor chain), for the
+   * editor's hovers and pictures. Never throws.
+   */
+  layoutValue(e: ast.Expr): { ok: true; layout: A.Layout } | { ok: false; message: string; range: ast.Range } {
+    this.keep = new Set();
+    try {
+      return { ok: true, layout: this.layoutOf(e) };
+    } catch (err) {
+      if (err instanceof BindError) return { ok: false, message: err.message, range: err.range };
+      return { ok: false, message: err instanceof Error ? err.message : String(err), range: e.range };
+    }
+  }
+
   // ------------------------------------------------------------------ queries
 
   private ctx(): A.SymContext {

@@ -164,6 +164,7 @@ function describe(e: Expr): string {
  * Exact value of e (bigint arithmetic, Python floor semantics for // and %). Every intermediate
  * node value, and every symbol value, must lie within [-2^53, 2^53]; otherwise EvalError.
  * `opts.atoms` gives values of whole sub-expressions by key (e.g. a `tl.arange` at one lane).
+ * and/or evaluate all their arguments; select evaluates only the chosen branch.
  */
 export function evaluate(e: Expr, env: ReadonlyMap<string, bigint>, opts?: { atoms?: ReadonlyMap<string, bigint> }): bigint {
   const memo = new Map<Expr, bigint>();
@@ -216,9 +217,11 @@ function evalNode(e: Expr, ev: (x: Expr) => bigint, env: ReadonlyMap<string, big
       return ok ? 1n : 0n;
     }
     case 'and':
-      return e.args.every((x) => ev(x) !== 0n) ? 1n : 0n;
-    case 'or':
-      return e.args.some((x) => ev(x) !== 0n) ? 1n : 0n;
+    case 'or': {
+      // strict: every argument is evaluated (Python/Triton `&`, `|` and MLIR andi/ori are)
+      const vs = e.args.map((x) => ev(x) !== 0n);
+      return (e.kind === 'and' ? vs.every(Boolean) : vs.some(Boolean)) ? 1n : 0n;
+    }
     case 'not':
       return ev(e.arg) === 0n ? 1n : 0n;
     case 'select':

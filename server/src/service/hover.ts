@@ -6,7 +6,7 @@
 // - built-in constructors, methods and functions: signature and meaning;
 // - schedule primitives: `describeStep` (what it does, its figures, the transform ops).
 import type * as ast from '../../../grammar/src/ast.js';
-import { describeStep, lookupPayloadOp, scheduleEnvFromFile, envLookup, evalIntExpr, type ScheduleEnv } from '../check/schedule.js';
+import { describeStep, lookupPayloadOp } from '../check/schedule.js';
 import { TARGETS as GPU_TARGETS } from '../check/targets.js';
 import type { LayoutDocument } from './document.js';
 import { nodePath } from './document.js';
@@ -15,6 +15,7 @@ import { tokenAt } from './navigation.js';
 import type { Settings } from './settings.js';
 import type { SymbolDef } from './symbols.js';
 import { layoutHover, queryHover } from './layout-info.js';
+import { envOf, oneLine, valueOf } from './values.js';
 
 export interface HoverResult {
   range: ast.Range;
@@ -173,29 +174,6 @@ function findParamItem(file: ast.File, def: SymbolDef): ast.ParamItem | undefine
   const d = def.container;
   if (!d || d.kind !== 'Param') return undefined;
   return d.items.find((it) => it.name.range.start === def.range.start);
-}
-
-const envCache = new WeakMap<LayoutDocument, ScheduleEnv | null>();
-export function envOf(doc: LayoutDocument): ScheduleEnv {
-  let env = envCache.get(doc);
-  if (env === undefined) {
-    env = safe(() => scheduleEnvFromFile(doc.file)) ?? null;
-    envCache.set(doc, env);
-  }
-  return env ?? { params: new Map() };
-}
-
-/** The value of a param or let at the params' values, when it has one. */
-export function valueOf(doc: LayoutDocument, name: string): bigint | undefined {
-  const r = safe(() => envLookup(envOf(doc))(name, { start: 0, end: 0 }));
-  return r && r.ok ? r.value : undefined;
-}
-
-export { evalIntExpr };
-
-export function oneLine(s: string): string {
-  const one = s.replace(/\s+/g, ' ').trim();
-  return one.length > 120 ? one.slice(0, 117) + '...' : one;
 }
 
 function within(r: ast.Range, offset: number): boolean {
