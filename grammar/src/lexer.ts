@@ -13,6 +13,9 @@ export interface LexResult {
 
 let lexer: Lexer | undefined;
 function theLexer(): Lexer {
+  // Offsets only: positions come from offsets through LineIndex (with LSP's line ends), and
+  // skipping Chevrotain's line/column tracking halves the lexing time. `lex` sets `endOffset`
+  // itself (onlyOffset leaves it out), which the parser's CST locations need.
   lexer ??= new Lexer(allTokens, { positionTracking: 'full', ensureOptimizations: true });
   return lexer;
 }
@@ -22,6 +25,7 @@ export const WELL_FORMED_INT = /^[0-9]+(?:_[0-9]+)*$/;
 
 export function lex(text: string): LexResult {
   const r = theLexer().tokenize(text);
+  for (const t of r.tokens) t.endOffset = t.startOffset + t.image.length - 1;
   const diagnostics: Diagnostic[] = [];
   for (const e of r.errors) {
     const bad = text.slice(e.offset, e.offset + e.length);

@@ -181,10 +181,9 @@ export class Lowering {
     if (!cst) return errorAt(at);
     const c = cst.children as Children;
     const operands = nodes(c.operand);
-    const ops = toks(c.BinaryOp);
     if (operands.length === 0) return errorAt(at);
-    if (operands.length === 1 && ops.length === 0) return this.operand(operands[0], at);
-    return new Climber(this, operands, ops, at).run();
+    if (operands.length === 1 && c.BinaryOp === undefined) return this.operand(operands[0], at); // the common case
+    return new Climber(this, operands, toks(c.BinaryOp), at).run();
   }
 
   /**
@@ -203,8 +202,7 @@ export class Lowering {
   }
 
   operand(cst: CstNode, at: number): ast.Expr {
-    const prefixes = toks((cst.children as Children).PrefixOp);
-    if (prefixes.length === 0) return this.core(cst, at).e;
+    if ((cst.children as Children).PrefixOp === undefined) return this.core(cst, at).e;
     return new Climber(this, [cst], [], at).run();
   }
 
@@ -242,14 +240,7 @@ export class Lowering {
   /** the primary inlined in an `operand` node */
   private primary(cst: CstNode, at: number): ast.Expr {
     const c = cst.children as Children;
-    const i = tok(c.Int);
-    if (i) {
-      if (!WELL_FORMED_INT.test(i.image)) return { kind: 'Error', range: tokRange(i) }; // reported by the lexer
-      return { kind: 'Int', range: tokRange(i), value: BigInt(i.image.replace(/_/g, '')), text: i.image };
-    }
-    const s = tok(c.StringLike);
-    if (s) return this.string(s);
-    const id = tok(c.Ident);
+    const id = tok(c.Ident); // the most common primary first
     if (id) {
       const argsNode = node(c.args);
       if (argsNode && tok(argsNode.children.LParen as IToken[])) {
@@ -258,6 +249,13 @@ export class Lowering {
       }
       return { kind: 'Name', range: tokRange(id), name: id.image };
     }
+    const i = tok(c.Int);
+    if (i) {
+      if (!WELL_FORMED_INT.test(i.image)) return { kind: 'Error', range: tokRange(i) }; // reported by the lexer
+      return { kind: 'Int', range: tokRange(i), value: BigInt(i.image.replace(/_/g, '')), text: i.image };
+    }
+    const s = tok(c.StringLike);
+    if (s) return this.string(s);
     const p = node(c.parens);
     if (p) return this.parens(p, at);
     const l = node(c.list);

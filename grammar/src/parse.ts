@@ -54,6 +54,7 @@ type Context = 'declaration' | 'header' | 'binding' | 'step';
 const declKeywords = new Set<TokenType>(t.declarationKeywords);
 const openers = new Map<TokenType, TokenType>([[t.LParen, t.RParen], [t.LBracket, t.RBracket], [t.LCurly, t.RCurly]]);
 const closers = new Set<TokenType>([t.RParen, t.RBracket, t.RCurly]);
+const operatorTypes = new Set<TokenType>(t.allTokens.filter((x) => x.CATEGORIES?.includes(t.BinaryOp) || x.CATEGORIES?.includes(t.PrefixOp)));
 const expressionEnds = new Set<TokenType>([t.RParen, t.RBracket, t.Ident, t.Int, t.StringTok, t.UnterminatedString]);
 const declWords = ['param', 'const', 'let', 'layout', 'perm', 'kernel', 'schedule'];
 
@@ -253,7 +254,7 @@ class Driver {
           });
           return false;
         }
-      } else if (tokenMatcher(this.tokens[i], t.BinaryOp) || tokenMatcher(this.tokens[i], t.PrefixOp)) {
+      } else if (operatorTypes.has(tt)) {
         if (++ops > MAX_OPERATORS) {
           this.diagnostics.push({
             code: 'parse/too-complex',

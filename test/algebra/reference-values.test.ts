@@ -141,3 +141,16 @@ test('Row/Col basics: apply and inv', () => {
     inv.forEach((e, k) => sameFunction(e, want[k], gen));
   }
 });
+
+test('with param values (divisibility facts that hold there): still equal where they hold, no more operations', () => {
+  const ctx: A.SymContext = { env: new Map([['GM', 8n], ['num_pid_m', 32n], ['num_pid_n', 16n], ['M', 4096n], ['K', 4096n], ['BM', 128n], ['BK', 64n]]) };
+  const [pm, pn] = A.invSym(pid, 'pid', ctx);
+  const divisible = (r: ReturnType<typeof rng>) => {
+    const GM = r(1, 9), npm = GM * r(1, 5), npn = r(1, 9);
+    return new Map([['GM', big(GM)], ['num_pid_m', big(npm)], ['num_pid_n', big(npn)], ['pid', big(r(0, npm * npn))]]);
+  };
+  sameFunction(pm, parseRef(String(ref['matmul.pid_m']), 'python'), divisible);
+  sameFunction(pn, parseRef(String(ref['matmul.pid_n']), 'python'), divisible);
+  assert.ok(countOps(pm) < countOps(parseRef(String(ref['matmul.pid_m']), 'python')), 'the % max(1, num_pid_m // GM) is gone');
+  sameFunction(A.applySym(matmulA(false), ['pid_m', 'k', S, S], ctx), parseRef(String(ref['matmul.a_offset.NTA']), 'python'), matmulEnv);
+});

@@ -100,3 +100,15 @@ test('substitute replaces simultaneously and re-canonicalises', () => {
   assert.equal(printPython(substitute(floorDiv(x, y), new Map([['y', int(1)]]))), 'x');
   assert.equal(substitute(e, new Map()), e);
 });
+
+test('very deep expressions: clear errors, never a stack overflow', async () => {
+  const { printC, simplify, countOps, PrintError } = await import('../../server/src/expr/index.js');
+  let e = x;
+  for (let i = 0; i < 3000; i++) e = floorDiv(add(e, y), i % 2 ? sym('N') : int(3));
+  assert.deepEqual([...freeSymbols(e)].sort(), ['N', 'x', 'y']);
+  assert.equal(simplify(e, { ranges: new Map(), positive: new Set(['N']) }), e);
+  assert.throws(() => printC(e), (err: unknown) => err instanceof PrintError && /nested too deeply to print \(depth 6001 > 500\)/.test(err.message));
+  assert.throws(() => countOps(e), PrintError);
+  assert.throws(() => evaluate(e, env({ x: 1, y: 2, N: 3 })), /nested too deeply to evaluate/);
+  assert.throws(() => substitute(e, new Map([['x', y]])), /nested too deeply to substitute/);
+});

@@ -105,12 +105,12 @@ function tryEval(f: () => bigint): bigint | 'error' {
     return f();
   } catch (e) {
     if (e instanceof EvalError) return 'error';
-    if (e instanceof Error && /division by zero/.test(e.message)) return 'error';
+    if (e instanceof Error && /division by zero|negative operands/.test(e.message)) return 'error';
     throw e;
   }
 }
 
-const RUNS = { numRuns: 400, seed: 20251121 };
+const RUNS = { numRuns: 1500, seed: 20251121 };
 
 test('simplify is sound: equal values wherever the facts hold', () => {
   fc.assert(
@@ -167,10 +167,14 @@ test('simplified output printed with its non-negativity hints stays exact where 
       if (want === 'error') return;
       const s = simplify(e, F);
       assert.equal(evalText(printC(s), 'c', { vars: env }), want, printC(s));
-      assert.equal(evalText(printTriton(s), 'triton', { vars: env }), want, printTriton(s));
+      // tl.where and arith.select evaluate both branches: a division by zero in the branch
+      // not taken is an error of theirs only (documented in print-text.ts / print-mlir.ts)
+      const strictSelect = s.key.includes('~?(');
+      const tri = tryEval(() => evalText(printTriton(s), 'triton', { vars: env }));
+      if (!(tri === 'error' && strictSelect)) assert.equal(tri, want, printTriton(s));
       const m = printMlir([s], { symbols: new Map(NAMES.map((n) => [n, `%${n}`])) });
-      const v = evalMlir(m.lines, new Map([...env].map(([k, x]) => [`%${k}`, x])));
-      assert.equal(v.get(m.results[0]), want, m.lines.join('\n'));
+      const v = tryEval(() => evalMlir(m.lines, new Map([...env].map(([k, x]) => [`%${k}`, x]))).get(m.results[0])!);
+      if (!(v === 'error' && strictSelect)) assert.equal(v, want, m.lines.join('\n'));
     }),
     RUNS,
   );
@@ -182,5 +186,32 @@ test('countOps equals a literal count of the printed Python text', () => {
       assert.equal(countOps(e), countTextOps(printPython(e), 'python'), printPython(e));
     }),
     RUNS,
+  );
+});
+
+test('tiled layouts: TileBy(OrderBy(RegP(dims, perm))) applied to tile coordinates simplifies to the untiled offset', async () => {
+  const { tileBy, orderBy, regP, flatten } = await import('./lego-mini.js');
+  const { equals } = await import('../../server/src/expr/index.js');
+  const perms = fc.oneof(fc.constant(2), fc.constant(3)).chain((d) => fc.shuffledSubarray([...Array(d).keys()], { minLength: d, maxLength: d }));
+  fc.assert(
+    fc.property(perms, (perm) => {
+      const d = perm.length;
+      const dims = [...Array(d).keys()].map((k) => sym(`S${k}`));
+      const tiles = [...Array(d).keys()].map((k) => sym(`T${k}`));
+      const outer = dims.map((s, k) => floorDiv(s, tiles[k]));
+      const L = tileBy([orderBy(regP(dims, perm))], [outer, tiles]);
+      const ti = [...Array(d).keys()].map((k) => sym(`t${k}`));
+      const ii = [...Array(d).keys()].map((k) => sym(`i${k}`));
+      const facts: Facts = {
+        ranges: new Map([...ti.map((_, k) => [`t${k}`, { lo: zero, hi: outer[k] }] as const), ...ii.map((_, k) => [`i${k}`, { lo: zero, hi: tiles[k] }] as const)]),
+        positive: new Set([...dims, ...tiles].map((s) => (s as Expr & { kind: 'sym' }).name)),
+        relations: dims.map((s, k) => cmp('==', mod(s, tiles[k]), zero)),
+      };
+      const s = simplify(L.apply([...ti, ...ii]), facts);
+      const global = ti.map((t, k) => add(mul(tiles[k], t), ii[k]));
+      const want = flatten(perm.map((p) => global[p]), perm.map((p) => dims[p]));
+      assert.ok(equals(s, want), `${perm}: ${printPython(s)} != ${printPython(want)}`);
+    }),
+    { numRuns: 12, seed: 7 },
   );
 });

@@ -5,7 +5,7 @@
 // not line up are `//` and `%` emitted. This keeps LEGO's compact nested forms, e.g.
 // `K*(BM*pid_m + r) + BK*k + c`, without asking the simplifier to undo a flatten.
 import { add, floorDiv, int, mod, mul, type Expr } from '../expr/index.js';
-import { isIntegral, isOne, monoDiv, monoEq, monoMul, monoOf, monoToExpr, MONO_ONE, type MonoContext, type RMono } from './mono.js';
+import { isIntegralWith, isOne, monoDiv, monoEq, monoMul, monoOf, monoToExpr, MONO_ONE, type MonoContext, type RMono } from './mono.js';
 
 /** A digit: a leaf expression, or a group of digits (a coordinate made of several digits). */
 export interface Digit {
@@ -86,7 +86,7 @@ export class DigitOps {
         continue;
       }
       const rest = monoDiv(q, d.m);
-      if (isIntegral(rest)) {
+      if (isIntegralWith(rest, this.ctx.units)) {
         low.unshift(d);
         q = rest;
         qe = monoToExpr(rest);
@@ -94,7 +94,7 @@ export class DigitOps {
       }
       const over = monoDiv(d.m, q);
       const Q: Radix = { r: qe, m: q };
-      if (isIntegral(over)) {
+      if (isIntegralWith(over, this.ctx.units)) {
         const { hi, lo } = this.splitDigit(d, Q, { r: monoToExpr(over), m: over });
         low.unshift(lo);
         return { low, high: [...ds.slice(0, i), hi] };

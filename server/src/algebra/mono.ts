@@ -19,6 +19,8 @@ export interface MonoContext {
   readonly defs?: ReadonlyMap<string, Expr>;
   /** param values: a floor division that does not divide evenly here stays an atom */
   readonly env?: ReadonlyMap<string, bigint>;
+  /** quotients known to be integers (the exact floor divisions of the layout's dims) */
+  readonly units?: readonly RMono[];
 }
 
 export const MONO_ONE: RMono = { num: 1n, den: 1n, pow: new Map(), atoms: new Map() };
@@ -63,6 +65,38 @@ export function isIntegral(m: RMono): boolean {
   if (m.den !== 1n || m.num <= 0n) return false;
   for (const v of m.pow.values()) if (v < 0) return false;
   return true;
+}
+
+/** `isIntegral`, or a product of at most two known-integer `units` times an integral monomial. */
+export function isIntegralWith(m: RMono, units: readonly RMono[] = []): boolean {
+  if (isIntegral(m)) return true;
+  if (m.num <= 0n) return false;
+  for (const u of units) {
+    const q = monoDiv(m, u);
+    if (isIntegral(q)) return true;
+    for (const v of units) if (isIntegral(monoDiv(q, v))) return true;
+  }
+  return false;
+}
+
+/** Every exact floor division inside `e` (through `defs`), as the monomial of its quotient. */
+export function unitsOf(es: readonly Expr[], ctx: MonoContext): RMono[] {
+  const out = new Map<string, RMono>();
+  const seen = new Set<string>();
+  const walk = (x: Expr, depth: number): void => {
+    if (seen.has(x.key) || depth > 32) return;
+    seen.add(x.key);
+    if (x.kind === 'floordiv' && exactAtEnv(x.a, x.b, ctx.env)) out.set(x.key, monoOf(x, ctx));
+    if (x.kind === 'sym') {
+      const d = ctx.defs?.get(x.name);
+      if (d) walk(d, depth + 1);
+    } else if (x.kind === 'mul') x.factors.forEach((f) => walk(f, depth));
+    else if (x.kind === 'add') x.terms.forEach((f) => walk(f, depth));
+    else if (x.kind === 'floordiv' || x.kind === 'mod') { walk(x.a, depth); walk(x.b, depth); }
+    else if (x.kind === 'min' || x.kind === 'max') x.args.forEach((f) => walk(f, depth));
+  };
+  for (const e of es) walk(e, 0);
+  return [...out.values()].filter((m) => !isIntegral(m));
 }
 
 /** The rational monomial of a dimension expression. */

@@ -7,8 +7,9 @@ import {
   type Expr, type Facts,
 } from '../expr/index.js';
 import { DigitOps, type Digit, type Radix } from './digits.js';
+import { unitsOf } from './mono.js';
 import {
-  AlgebraError, asGroupBy, extent, isPerm, orderDims, permute, product, sliceRank, toExpr,
+  AlgebraError, asGroupBy, blocksOf, extent, isPerm, orderDims, permute, product, sliceRank, toExpr,
   type Block, type DimLike, type GroupBy, type Layout, type OrderBy,
 } from './types.js';
 import { dims as layoutDims } from './types.js';
@@ -42,7 +43,8 @@ export function applySym(L: Layout, key: readonly KeyItem[], ctx: SymContext = {
   const ds = layoutDims(L);
   if (key.length !== ds.length) throw new AlgebraError(`the layout has ${ds.length} dimensions, the key ${key.length} items`);
   const w = new Walk(ctx, [L, ...key.filter(isExprItem)]);
-  const r = sliceRank(L);
+  // one slice gives a 1-D range: broadcasting only matters when ranges combine (docs/algebra.md)
+  const r = key.filter((k) => typeof k === 'object' && 'slice' in k).length > 1 ? sliceRank(L) : 1;
   const coords: Digit[] = key.map((k, pos) => w.keyDigit(k, pos, ds[pos], r));
   const e = w.applyLayout(L, coords);
   return w.finish(e);
@@ -66,15 +68,21 @@ class Walk {
   private back = new Map<string, Expr>();
   private taken: Set<string>;
   private dimsSeen: Expr[] = [];
+  private layoutDims: Expr[] = [];
   private n = 0;
 
   constructor(private ctx: SymContext, roots: readonly (Layout | Expr)[]) {
-    this.ops = new DigitOps({ defs: ctx.defs, env: ctx.env });
     this.taken = new Set();
+    const dimExprs: Expr[] = [];
     for (const r of roots) {
       if ('key' in r) for (const s of freeSymbols(r)) this.taken.add(s);
-      else for (const d of allDims(r)) for (const s of freeSymbols(d)) this.taken.add(s);
+      else {
+        dimExprs.push(...allDims(r));
+        for (const d of [...allDims(r), ...genpExprs(r)]) for (const s of freeSymbols(d)) this.taken.add(s);
+      }
     }
+    this.layoutDims = dimExprs;
+    this.ops = new DigitOps({ defs: ctx.defs, env: ctx.env, units: unitsOf(dimExprs, { defs: ctx.defs, env: ctx.env }) });
     for (const [k, v] of ctx.defs ?? []) {
       this.taken.add(k);
       for (const s of freeSymbols(v)) this.taken.add(s);
@@ -226,7 +234,11 @@ class Walk {
         if (!this.ctx.env || divides(a, b, this.ctx.env)) relations.push(cmp('==', mod(a, b), int(0)));
       }
     };
-    for (const d of [...this.dimsSeen, ...extraDims, ...[...this.ranges.values()].flatMap((r) => [r.lo, r.hi])]) visitDim(d);
+    for (const d of [...this.dimsSeen, ...this.layoutDims, ...extraDims, ...[...this.ranges.values()].flatMap((r) => [r.lo, r.hi])]) visitDim(d);
+    // every dimension is a positive integer
+    const atoms = new Map<string, Expr>();
+    for (const d of [...this.dimsSeen, ...this.layoutDims]) if (d.kind !== 'int' && d.kind !== 'sym') atoms.set(d.key, d);
+    for (const d of atoms.values()) relations.push(cmp('>=', d, int(1)));
     return { ranges: this.ranges, positive, relations };
   }
 
@@ -278,11 +290,12 @@ export function allDims(L: Layout): Expr[] {
   switch (L.kind) {
     case 'RegP': case 'GenP': return [...L.dims];
     case 'OrderBy': return orderDims(L);
-    case 'GroupBy': return [...L.groupDims.flat(), ...L.chain.flatMap(orderDims), ...genpSyms(L.chain)];
-    case 'TileBy': return [...L.levels.flat(), ...L.chain.flatMap(orderDims), ...genpSyms(L.chain)];
+    case 'GroupBy': return [...L.groupDims.flat(), ...L.chain.flatMap(orderDims)];
+    case 'TileBy': return [...L.levels.flat(), ...L.chain.flatMap(orderDims)];
     case 'ExpandBy': return [...allDims(L.inner), ...L.original, ...L.expanded];
   }
 }
-function genpSyms(chain: readonly OrderBy[]): Expr[] {
-  return chain.flatMap((o) => o.blocks.flatMap((b) => (b.kind === 'GenP' ? [b.apply.body, ...(b.inverse?.results ?? [])] : [])));
+/** Every GenP body and inverse expression of a layout. */
+function genpExprs(L: Layout): Expr[] {
+  return blocksOf(L).flatMap((b) => (b.kind === 'GenP' ? [b.apply.body, ...(b.inverse?.results ?? [])] : []));
 }

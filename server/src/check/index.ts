@@ -3,15 +3,18 @@
 // are appended here.
 import { parse, resolve, type LineIndex, type Resolution, type ast, type Diagnostic } from '../../../grammar/src/index.js';
 import { runRules, type RuleOptions } from './rules/index.js';
+import { elaborate, type ElaborateOptions, type Model } from './elaborate.js';
 
 /** Options of `analyze`; each stage reads the ones it knows. */
-export interface AnalyzeOptions extends RuleOptions {}
+export interface AnalyzeOptions extends RuleOptions, ElaborateOptions {}
 
 export interface Analysis {
   file: ast.File;
   /** every diagnostic of every stage, sorted by position */
   diagnostics: Diagnostic[];
   resolution: Resolution;
+  /** the elaborated model: param values, layouts as algebra values, queries (check/elaborate.ts) */
+  model: Model;
   lines: LineIndex;
   /** a slow check was stopped by `options.shouldStop`: the diagnostics are partial */
   cancelled: boolean;
@@ -20,8 +23,9 @@ export interface Analysis {
 export function analyze(text: string, options: AnalyzeOptions = {}): Analysis {
   const parsed = parse(text);
   const resolution = resolve(parsed.file, parsed.lines);
+  const elab = elaborate(parsed.file, resolution, options);
   const checked = runRules({ text, file: parsed.file, resolution }, options);
-  const diagnostics = [...parsed.diagnostics, ...resolution.diagnostics, ...checked.diagnostics];
+  const diagnostics = [...parsed.diagnostics, ...resolution.diagnostics, ...elab.diagnostics, ...checked.diagnostics];
   diagnostics.sort((a, b) => a.range.start - b.range.start || a.range.end - b.range.end);
-  return { file: parsed.file, diagnostics, resolution, lines: parsed.lines, cancelled: checked.cancelled };
+  return { file: parsed.file, diagnostics, resolution, model: elab.model, lines: parsed.lines, cancelled: checked.cancelled };
 }

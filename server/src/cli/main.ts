@@ -5,8 +5,10 @@ import { Command, CommanderError } from 'commander';
 import pkg from '../../../package.json' with { type: 'json' };
 import { registerCheck } from './check.js';
 import { registerEmit } from './emit.js';
+import { registerEval } from './eval.js';
+import { registerExpr } from './expr.js';
 
-const subcommands: ((program: Command) => void)[] = [registerCheck, registerEmit];
+const subcommands: ((program: Command) => void)[] = [registerCheck, registerEmit, registerEval, registerExpr];
 
 export function buildProgram(): Command {
   const program = new Command('layout')

@@ -28,7 +28,7 @@ class BindError extends Error {
 type Chain = { kind: 'chain'; chain: A.OrderBy[] };
 type Value = A.Layout | Chain;
 
-const LOCAL = '$';
+const LOCAL = '_perm_';
 
 export interface BinderInput {
   file: ast.File;

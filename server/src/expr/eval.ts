@@ -1,6 +1,7 @@
 // Exact evaluation (bigint), structural queries and substitution.
-import { type Expr, childrenOf } from './node.js';
-import { add, and, arange, cmp, floorDiv, int, max, min, mod, mul, not, or, select } from './build.js';
+import { type Expr, childrenOf, exprDepth } from './node.js';
+import { add, arange, floorDiv, int, max, min, mod, mul } from './build.js';
+import { and, cmp, not, or, select } from './logic.js';
 import { floorDivBig, modBig } from './poly.js';
 import { mkFloorDiv, mkMod } from './node.js';
 
@@ -20,13 +21,14 @@ export function equals(a: Expr, b: Expr): boolean {
 export function freeSymbols(e: Expr): Set<string> {
   const out = new Set<string>();
   const seen = new Set<Expr>();
-  const walk = (x: Expr): void => {
-    if (seen.has(x)) return;
+  const stack: Expr[] = [e];
+  while (stack.length > 0) {
+    const x = stack.pop() as Expr;
+    if (seen.has(x)) continue;
     seen.add(x);
     if (x.kind === 'sym') out.add(x.name);
-    else forEachChild(x, walk);
-  };
-  walk(e);
+    else forEachChild(x, (c) => stack.push(c));
+  }
   return out;
 }
 
@@ -90,8 +92,11 @@ function rebuildWith(e: Expr, f: () => Expr, keepNonneg: boolean): Expr {
     case 'int':
     case 'sym':
       return e;
-    case 'arange':
-      { const a = f(); const b = f(); return arange(a, b, e.bcast); }
+    case 'arange': {
+      const a = f();
+      const b = f();
+      return arange(a, b, e.bcast);
+    }
     case 'add':
       return add(...e.terms.map(() => f()), int(e.constant));
     case 'mul':
@@ -122,8 +127,12 @@ function rebuildWith(e: Expr, f: () => Expr, keepNonneg: boolean): Expr {
       return e.args.map(() => f()).reduce((x, y) => or(x, y));
     case 'not':
       return not(f());
-    case 'select':
-      { const c = f(); const t = f(); const o = f(); return select(c, t, o); }
+    case 'select': {
+      const c = f();
+      const t = f();
+      const o = f();
+      return select(c, t, o);
+    }
   }
 }
 
@@ -134,6 +143,8 @@ function rebuildWith(e: Expr, f: () => Expr, keepNonneg: boolean): Expr {
  */
 export function substitute(e: Expr, m: ReadonlyMap<string, Expr>, opts?: { keepNonneg?: boolean }): Expr {
   if (m.size === 0) return e;
+  const d = exprDepth(e);
+  if (d > MAX_REBUILD_DEPTH) throw new RangeError(`expression nested too deeply to substitute into (depth ${d} > ${MAX_REBUILD_DEPTH})`);
   const keep = opts?.keepNonneg === true;
   const memo = new Map<Expr, Expr>();
   const go = (x: Expr): Expr => {
@@ -167,19 +178,34 @@ function describe(e: Expr): string {
  * and/or evaluate all their arguments; select evaluates only the chosen branch.
  */
 export function evaluate(e: Expr, env: ReadonlyMap<string, bigint>, opts?: { atoms?: ReadonlyMap<string, bigint> }): bigint {
-  const memo = new Map<Expr, bigint>();
-  const atoms = opts?.atoms;
-  const ev = (x: Expr): bigint => {
-    const hit = memo.get(x) ?? atoms?.get(x.key);
-    if (hit !== undefined) return hit;
-    const v = checked(evalNode(x, ev, env), () => describe(x));
-    memo.set(x, v);
-    return v;
-  };
-  return ev(e);
+  const d = exprDepth(e);
+  if (d > MAX_EVAL_DEPTH) throw new EvalError(`expression nested too deeply to evaluate (depth ${d} > ${MAX_EVAL_DEPTH})`);
+  return new Evaluator(env, opts?.atoms).ev(e);
 }
 
-function evalNode(e: Expr, ev: (x: Expr) => bigint, env: ReadonlyMap<string, bigint>): bigint {
+/** evaluate refuses expressions nested deeper than this (EvalError) */
+export const MAX_EVAL_DEPTH = 1000;
+/** substitute refuses expressions nested deeper than this (RangeError) */
+export const MAX_REBUILD_DEPTH = 1000;
+
+class Evaluator {
+  private readonly memo = new Map<Expr, bigint>();
+  constructor(
+    private readonly env: ReadonlyMap<string, bigint>,
+    private readonly atoms: ReadonlyMap<string, bigint> | undefined,
+  ) {}
+
+  ev(x: Expr): bigint {
+    if (x.kind === 'int') return checked(x.value, () => describe(x));
+    const hit = this.memo.get(x) ?? this.atoms?.get(x.key);
+    if (hit !== undefined) return hit;
+    const v = checked(evalNode(x, this, this.env), () => describe(x));
+    this.memo.set(x, v);
+    return v;
+  }
+}
+
+function evalNode(e: Expr, E: Evaluator, env: ReadonlyMap<string, bigint>): bigint {
   switch (e.kind) {
     case 'int':
       return e.value;
@@ -191,27 +217,27 @@ function evalNode(e: Expr, ev: (x: Expr) => bigint, env: ReadonlyMap<string, big
     case 'arange':
       throw new EvalError(`tl.arange(...) is a tensor and has no single integer value (${describe(e)})`);
     case 'add':
-      return e.terms.reduce((s, t) => s + ev(t), e.constant);
+      return e.terms.reduce((s, t) => s + E.ev(t), e.constant);
     case 'mul':
-      return e.factors.reduce((p, f) => p * ev(f), e.coef);
+      return e.factors.reduce((p, f) => p * E.ev(f), e.coef);
     case 'floordiv':
     case 'mod': {
-      const a = ev(e.a);
-      const b = ev(e.b);
+      const a = E.ev(e.a);
+      const b = E.ev(e.b);
       if (b === 0n) throw new EvalError(`division by zero in ${describe(e)}`);
       return e.kind === 'floordiv' ? floorDivBig(a, b) : modBig(a, b);
     }
     case 'min':
     case 'max': {
-      let best = ev(e.args[0]);
+      let best = E.ev(e.args[0]);
       for (const x of e.args.slice(1)) {
-        const v = ev(x);
+        const v = E.ev(x);
         if (e.kind === 'min' ? v < best : v > best) best = v;
       }
       return best;
     }
     case 'cmp': {
-      const l = ev(e.lhs);
+      const l = E.ev(e.lhs);
       const r = e.rhs;
       const ok = e.op === '<=' ? l <= r : e.op === '>=' ? l >= r : e.op === '==' ? l === r : l !== r;
       return ok ? 1n : 0n;
@@ -219,12 +245,27 @@ function evalNode(e: Expr, ev: (x: Expr) => bigint, env: ReadonlyMap<string, big
     case 'and':
     case 'or': {
       // strict: every argument is evaluated (Python/Triton `&`, `|` and MLIR andi/ori are)
-      const vs = e.args.map((x) => ev(x) !== 0n);
+      const vs = e.args.map((x) => E.ev(x) !== 0n);
       return (e.kind === 'and' ? vs.every(Boolean) : vs.some(Boolean)) ? 1n : 0n;
     }
     case 'not':
-      return ev(e.arg) === 0n ? 1n : 0n;
+      return E.ev(e.arg) === 0n ? 1n : 0n;
     case 'select':
-      return ev(e.cond) !== 0n ? ev(e.then) : ev(e.otherwise);
+      return E.ev(e.cond) !== 0n ? E.ev(e.then) : E.ev(e.otherwise);
   }
+}
+
+/** replace every occurrence of the sub-expression with key `key` by `repl`, re-canonicalising */
+export function replaceAtom(e: Expr, key: string, repl: Expr): Expr {
+  const memo = new Map<string, Expr>();
+  const go = (x: Expr): Expr => {
+    if (x.key === key) return repl;
+    if (!x.key.includes(key)) return x;
+    const hit = memo.get(x.key);
+    if (hit) return hit;
+    const r = rebuild(x, go);
+    memo.set(x.key, r);
+    return r;
+  };
+  return go(e);
 }

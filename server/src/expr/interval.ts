@@ -1,4 +1,5 @@
 // Integer intervals with optional infinite ends (null = unbounded), used for numeric bounds.
+import { type Expr } from './node.js';
 import { floorDivBig } from './poly.js';
 
 export interface Interval {
@@ -15,13 +16,6 @@ export function point(v: bigint): Interval {
 
 export function iAdd(a: Interval, b: Interval): Interval {
   return { lo: a.lo === null || b.lo === null ? null : a.lo + b.lo, hi: a.hi === null || b.hi === null ? null : a.hi + b.hi };
-}
-
-export function iScale(a: Interval, k: bigint): Interval {
-  if (k === 0n) return point(0n);
-  const lo = a.lo === null ? null : a.lo * k;
-  const hi = a.hi === null ? null : a.hi * k;
-  return k > 0n ? { lo, hi } : { lo: hi, hi: lo };
 }
 
 type Ext = bigint | 'inf' | '-inf';
@@ -103,4 +97,45 @@ export function iIntersect(a: Interval, b: Interval): Interval {
     lo: a.lo === null ? b.lo : b.lo === null ? a.lo : a.lo > b.lo ? a.lo : b.lo,
     hi: a.hi === null ? b.hi : b.hi === null ? a.hi : a.hi < b.hi ? a.hi : b.hi,
   };
+}
+
+/** interval of a non-symbol node from the intervals of its children (`num`) */
+export function intervalOf(e: Expr, num: (x: Expr) => Interval): Interval {
+  switch (e.kind) {
+    case 'int':
+      return point(e.value);
+    case 'arange': {
+      const hi = num(e.stop).hi;
+      return { lo: num(e.start).lo, hi: hi === null ? null : hi - 1n };
+    }
+    case 'add':
+      return e.terms.reduce((acc, t) => iAdd(acc, num(t)), point(e.constant));
+    case 'mul': {
+      let acc = point(e.coef);
+      for (let i = 0; i < e.factors.length; i++) {
+        const f = e.factors[i];
+        // x*x >= 0: an even power of one atom is non-negative
+        if (i + 1 < e.factors.length && e.factors[i + 1].key === f.key) {
+          const sq = iMul(num(f), num(f));
+          acc = iMul(acc, { lo: sq.lo === null || sq.lo < 0n ? 0n : sq.lo, hi: sq.hi });
+          i++;
+        } else acc = iMul(acc, num(f));
+      }
+      return acc;
+    }
+    case 'floordiv':
+      return iFloorDiv(num(e.a), num(e.b));
+    case 'mod':
+      return iMod(num(e.a), num(e.b));
+    case 'min':
+      return iMin(e.args.map(num));
+    case 'max':
+      return iMax(e.args.map(num));
+    case 'select':
+      return iUnion(num(e.then), num(e.otherwise));
+    case 'sym':
+      return TOP;
+    default:
+      return BOOL;
+  }
 }

@@ -220,3 +220,28 @@ export function isBoolean(e: Expr): boolean {
     (e.kind === 'int' && (e.value === 0n || e.value === 1n))
   );
 }
+
+const depthMemo = new WeakMap<Expr, number>();
+
+/** nesting depth (a leaf is 1); iterative, so any depth is safe to measure */
+export function exprDepth(e: Expr): number {
+  const stack: Expr[] = [e];
+  while (stack.length > 0) {
+    const top = stack[stack.length - 1];
+    if (depthMemo.has(top)) {
+      stack.pop();
+      continue;
+    }
+    const kids = childrenOf(top);
+    const pending = kids.filter((k) => !depthMemo.has(k));
+    if (pending.length > 0) {
+      stack.push(...pending);
+      continue;
+    }
+    stack.pop();
+    let d = 0;
+    for (const k of kids) d = Math.max(d, depthMemo.get(k) as number);
+    depthMemo.set(top, d + 1);
+  }
+  return depthMemo.get(e) as number;
+}

@@ -5,8 +5,7 @@
 // producing i1; a 0/1 value is materialised with `arith.select`. Repeated subexpressions
 // (identical op and operands) are emitted once per call.
 import { type Expr } from './node.js';
-import { type PT, PrintTreeBuilder } from './ptree.js';
-import { PrintError } from './print-text.js';
+import { type PT, PrintError, PrintTreeBuilder, checkPrintDepth } from './ptree.js';
 
 export interface MlirOptions {
   /** SSA value (e.g. `%arg0`) of each symbol */
@@ -130,6 +129,7 @@ export function printMlir(
 ): { lines: string[]; results: string[] } {
   const em = new Emitter(opts, opts.type ?? 'index', opts.prefix ?? 'e');
   const b = new PrintTreeBuilder();
+  es.forEach(checkPrintDepth);
   const results = es.map((e) => em.value(b.build(e)));
   return { lines: em.lines, results };
 }

@@ -10,12 +10,10 @@
 // (Triton: https://triton-lang.org/main/python-api/triton-semantics.html, "C rounding in
 // integer division".)
 import { type Expr } from './node.js';
-import { type PT, printTree } from './ptree.js';
+import { type PT, PrintError, printTree } from './ptree.js';
 
-/** raised when an expression has no form in the requested language (e.g. tl.arange in C) */
-export class PrintError extends Error {
-  override name = 'PrintError';
-}
+export { PrintError };
+
 
 type Lang = 'c' | 'python' | 'triton';
 

@@ -2,7 +2,7 @@
 // either expanded (the canonical sum of monomials) or factored (common atoms and integer
 // content pulled out greedily, e.g. `K*(BM*pid_m + r) + BK*k + c`), whichever has strictly
 // fewer operations; ties keep the expanded form. Deterministic: depends only on the keys.
-import { type Bcast, type CanonCmpOp, type Expr, childrenOf } from './node.js';
+import { type Bcast, type CanonCmpOp, type Expr, childrenOf, exprDepth } from './node.js';
 import { type Mono, absBig, gcdBig, mono, polyOf } from './poly.js';
 
 export type PT =
@@ -225,8 +225,22 @@ export class PrintTreeBuilder {
   }
 }
 
+/** printers and countOps refuse expressions nested deeper than this (PrintError) */
+export const MAX_PRINT_DEPTH = 500;
+
+/** raised when an expression has no form in the requested language (e.g. tl.arange in C) */
+export class PrintError extends Error {
+  override name = 'PrintError';
+}
+
+export function checkPrintDepth(e: Expr): void {
+  const d = exprDepth(e);
+  if (d > MAX_PRINT_DEPTH) throw new PrintError(`expression nested too deeply to print (depth ${d} > ${MAX_PRINT_DEPTH})`);
+}
+
 /** the print tree of e (fresh builder) */
 export function printTree(e: Expr): PT {
+  checkPrintDepth(e);
   return new PrintTreeBuilder().build(e);
 }
 
@@ -237,6 +251,7 @@ export function printTree(e: Expr): PT {
  * - floor division and modulo: 1 each; min/max of n arguments: n-1;
  * - a comparison: 1; and/or of n arguments: n-1; not: 1; select: 1;
  * - constants, symbols and `tl.arange` (including its broadcast) : 0, plus its bounds' ops.
+ * Throws PrintError beyond MAX_PRINT_DEPTH nesting.
  */
 export function countOps(e: Expr): number {
   return printTree(e).ops;

@@ -10,40 +10,19 @@
 //     `K % BK`, and uses relations), is proven >= 0 recursively;
 //  3. P = a*Q + R for an atom a >= 0, with Q >= 0 and R >= 0 proven recursively;
 //  4. P - F >= 0 for a relation F >= 0 from the facts.
-import { type Expr, childrenOf } from './node.js';
-import { type Interval, BOOL, TOP, iAdd, iFloorDiv, iIntersect, iMax, iMin, iMod, iMul, iScale, iUnion, point } from './interval.js';
+import { type Expr } from './node.js';
+import { type Interval, TOP, iIntersect, intervalOf } from './interval.js';
 import { type Mono, ONE, ZERO, polyOf } from './poly.js';
 import { add, floorDiv, int, max, min, mul, sub } from './build.js';
 import { Sampler } from './samples.js';
-
-export interface FactsLike {
-  ranges: ReadonlyMap<string, { lo: Expr; hi: Expr }>;
-  positive: ReadonlySet<string>;
-  relations?: readonly Expr[];
-}
+import { type FactsLike, FactBase } from './facts.js';
 
 const MAX_DEPTH = 6;
 
 /** 0: range variables, aranges and remainders are bounded; 1: also symbols bounded by relations */
 type Mode = 0 | 1;
 
-function freeSymbolsHas(e: Expr, name: string): boolean {
-  if (e.kind === 'sym') return e.name === name;
-  return e.key.includes(name) && childrenOf(e).some((x) => freeSymbolsHas(x, name));
-}
-
-export abstract class Reasoner {
-  protected readonly ranges: ReadonlyMap<string, { lo: Expr; hi: Expr }>;
-  protected readonly positive: ReadonlySet<string>;
-  /** numeric bounds of symbols stated by relations (`s <= 7`) */
-  protected readonly symBounds = new Map<string, Interval>();
-  /** polynomials known to be >= 0 (from relations) */
-  protected readonly nonnegFacts: Expr[] = [];
-  /** atoms equal to a constant by a relation (`K % BK == 0`) */
-  protected readonly subst = new Map<string, Expr>();
-  /** symbolic bounds of symbols stated by linear relations (`GM <= num_pid_m`), inclusive */
-  protected readonly relLo = new Map<string, Expr>();
-  protected readonly relHi = new Map<string, Expr>();
+export abstract class Reasoner extends FactBase {
   protected depth = 0;
   /**
    * bumped whenever a search is cut off (depth limit or a cycle); answers reached after a
@@ -55,12 +34,12 @@ export abstract class Reasoner {
   private proveCache = new Map<string, boolean>();
   private boundMaps = new Map<string, Map<string, Expr>>();
   private inProgress = new Set<string>();
+  private numInProgress = new Set<string>();
 
   private readonly sampler: Sampler;
 
   constructor(facts: FactsLike) {
-    this.ranges = facts.ranges;
-    this.positive = facts.positive;
+    super(facts);
     this.sampler = new Sampler(facts);
   }
 
@@ -68,98 +47,30 @@ export abstract class Reasoner {
   /** last resort of a proof: case analysis (implemented by the simplifier) */
   protected abstract proveByCases(p: Expr): boolean;
 
-  protected addRelation(r: Expr): void {
-    if (r.kind === 'and') {
-      r.args.forEach((x) => this.addRelation(x));
-      return;
-    }
-    if (r.kind !== 'cmp' || r.op === '!=') return;
-    const { lhs, rhs, op } = r;
-    const c = int(rhs);
-    if (op === '==') {
-      if (lhs.kind !== 'add' && lhs.kind !== 'mul' && !this.subst.has(lhs.key)) this.subst.set(lhs.key, c);
-      this.nonnegFacts.push(sub(lhs, c), sub(c, lhs));
-    } else this.nonnegFacts.push(op === '<=' ? sub(c, lhs) : sub(lhs, c));
-    if (lhs.kind === 'sym') {
-      const prev = this.symBounds.get(lhs.name) ?? TOP;
-      this.symBounds.set(lhs.name, {
-        lo: op === '>=' || op === '==' ? rhs : prev.lo,
-        hi: op === '<=' || op === '==' ? rhs : prev.hi,
-      });
-    }
-    // linear relations bound each unit-coefficient symbol by the rest: s + rest <= c => s <= c - rest
-    const p = polyOf(lhs);
-    for (const m of p.terms) {
-      if (m.factors.length !== 1 || m.factors[0].kind !== 'sym' || (m.coef !== 1n && m.coef !== -1n)) continue;
-      const s = m.factors[0] as Expr & { kind: 'sym' };
-      const rest = sub(lhs, mul(int(m.coef), s));
-      if (freeSymbolsHas(rest, s.name)) continue;
-      const bound = m.coef === 1n ? sub(c, rest) : sub(rest, c);
-      const isHi = (op === '<=') === (m.coef === 1n);
-      for (const hi of op === '==' ? [true, false] : [isHi]) {
-        const map = hi ? this.relHi : this.relLo;
-        if (!map.has(s.name)) map.set(s.name, bound);
-      }
-    }
-  }
-
   // ---- numeric intervals ----
 
   num(e: Expr): Interval {
     const hit = this.numCache.get(e.key);
     if (hit) return hit;
-    if (this.inProgress.has(`n${e.key}`)) return TOP;
-    this.inProgress.add(`n${e.key}`);
+    if (this.numInProgress.has(e.key)) return TOP;
+    this.numInProgress.add(e.key);
     const r = this.numNode(e);
-    this.inProgress.delete(`n${e.key}`);
+    this.numInProgress.delete(e.key);
     this.numCache.set(e.key, r);
     return r;
   }
 
   private numNode(e: Expr): Interval {
-    switch (e.kind) {
-      case 'int':
-        return point(e.value);
-      case 'sym': {
-        let r = TOP;
-        const rg = this.ranges.get(e.name);
-        if (rg) r = { lo: this.num(rg.lo).lo, hi: this.num(rg.hi).hi === null ? null : (this.num(rg.hi).hi as bigint) - 1n };
-        if (this.positive.has(e.name)) r = iIntersect(r, { lo: 1n, hi: null });
-        const sb = this.symBounds.get(e.name);
-        return sb ? iIntersect(r, sb) : r;
-      }
-      case 'arange': {
-        const hi = this.num(e.stop).hi;
-        return { lo: this.num(e.start).lo, hi: hi === null ? null : hi - 1n };
-      }
-      case 'add':
-        return e.terms.reduce((acc, t) => iAdd(acc, this.num(t)), point(e.constant));
-      case 'mul': {
-        let acc = point(e.coef);
-        for (let i = 0; i < e.factors.length; i++) {
-          const f = e.factors[i];
-          // x*x >= 0: treat an even power of one atom as non-negative
-          if (i + 1 < e.factors.length && e.factors[i + 1].key === f.key) {
-            const sq = iMul(this.num(f), this.num(f));
-            acc = iMul(acc, { lo: sq.lo === null || sq.lo < 0n ? 0n : sq.lo, hi: sq.hi });
-            i++;
-          } else acc = iMul(acc, this.num(f));
-        }
-        return acc;
-      }
-      case 'floordiv':
-        return iFloorDiv(this.num(e.a), this.num(e.b));
-      case 'mod':
-        return iMod(this.num(e.a), this.num(e.b));
-      case 'min':
-        return iMin(e.args.map((x) => this.num(x)));
-      case 'max':
-        return iMax(e.args.map((x) => this.num(x)));
-      case 'select':
-        return iUnion(this.num(e.then), this.num(e.otherwise));
-      default:
-        return BOOL;
+    if (e.kind !== 'sym') return intervalOf(e, (x) => this.num(x));
+    let r = TOP;
+    const rg = this.ranges.get(e.name);
+    if (rg) {
+      const hi = this.num(rg.hi).hi;
+      r = { lo: this.num(rg.lo).lo, hi: hi === null ? null : hi - 1n };
     }
+    if (this.positive.has(e.name)) r = iIntersect(r, { lo: 1n, hi: null });
+    const sb = this.symBounds.get(e.name);
+    return sb ? iIntersect(r, sb) : r;
   }
 
   // ---- symbolic bounds ----

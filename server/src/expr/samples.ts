@@ -10,10 +10,10 @@ export interface SampleFacts {
   relations?: readonly Expr[];
 }
 
-const POSITIVE = [4n, 16n, 2n, 8n, 1n, 3n, 32n, 6n, 64n, 12n, 5n, 128n];
+const POSITIVE = [4n, 16n, 2n, 3n, 8n, 1n, 5n, 6n, 32n, 7n, 12n, 9n, 64n, 10n];
 const ANY = [3n, -2n, 0n, 7n, -5n, 1n, 16n, -1n];
-const WANT = 4;
-const ATTEMPTS = 24;
+const WANT = 8;
+const ATTEMPTS = 64;
 
 function hash(s: string, salt: number): number {
   let h = 2166136261 ^ salt;
@@ -65,9 +65,22 @@ export class Sampler {
     for (let a = 0; a < ATTEMPTS && out.length < WANT; a++) {
       const env = new Map<string, bigint>();
       for (const n of order) if (!this.facts.ranges.has(n)) env.set(n, this.free(n, a));
+      this.makeDivisible(env);
       if (this.assignRanges(env, a) && this.holds(env)) out.push(env);
     }
     return out;
+  }
+
+  /** `X % Y == 0` relations with X a free symbol: scale X to a multiple of Y's value */
+  private makeDivisible(env: Map<string, bigint>): void {
+    for (const r of this.facts.relations ?? []) {
+      if (r.kind !== 'cmp' || r.op !== '==' || r.rhs !== 0n || r.lhs.kind !== 'mod' || r.lhs.a.kind !== 'sym') continue;
+      const x = r.lhs.a.name;
+      if (this.facts.ranges.has(x)) continue;
+      const y = valueOf(r.lhs.b, env);
+      const v = env.get(x);
+      if (y !== null && y > 0n && v !== undefined) env.set(x, y * (v < 1n ? 1n : v));
+    }
   }
 
   private assignRanges(env: Map<string, bigint>, attempt: number): boolean {

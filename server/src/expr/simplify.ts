@@ -16,9 +16,10 @@
 // in x // d; min/max argument dominance; deciding comparisons and selects; atoms equated to
 // constants by relations (`K % BK == 0`) are replaced. Floor divisions and remainders whose
 // operands are proven non-negative are marked `nonneg` for the C and MLIR printers.
-import { type Expr, childrenOf, mkFloorDiv, mkMod } from './node.js';
-import { rebuild } from './eval.js';
-import { add, cmp as mkCmpExpr, floorDiv, int, max, min, mod, mul, sub } from './build.js';
+import { type Expr, childrenOf, exprDepth, mkFloorDiv, mkMod } from './node.js';
+import { rebuild, replaceAtom } from './eval.js';
+import { add, floorDiv, int, max, min, mod, mul, sub } from './build.js';
+import { cmp as mkCmpExpr } from './logic.js';
 import { type Mono, type Poly, ONE, ZERO, asMono, divideAtoms, makePoly, mono, polyOf, polyToExpr } from './poly.js';
 import { Reasoner } from './reasoner.js';
 import { rawOps } from './ptree.js';
@@ -32,6 +33,7 @@ export interface Facts {
 
 const FIXPOINT_ROUNDS = 6;
 const MAX_CASE_DEPTH = 2;
+const MAX_CASES = 4;
 
 function firstMinMax(e: Expr): (Expr & { kind: 'min' | 'max' }) | null {
   let best: (Expr & { kind: 'min' | 'max' }) | null = null;
@@ -46,19 +48,6 @@ function firstMinMax(e: Expr): (Expr & { kind: 'min' | 'max' }) | null {
   return best;
 }
 
-function replaceAtom(e: Expr, key: string, repl: Expr): Expr {
-  const memo = new Map<string, Expr>();
-  const go = (x: Expr): Expr => {
-    if (x.key === key) return repl;
-    if (!x.key.includes(key)) return x;
-    const hit = memo.get(x.key);
-    if (hit) return hit;
-    const r = rebuild(x, go);
-    memo.set(x.key, r);
-    return r;
-  };
-  return go(e);
-}
 
 class Simplifier extends Reasoner {
   private cache = new Map<string, Expr>();
@@ -69,7 +58,6 @@ class Simplifier extends Reasoner {
     private readonly caseDepth = 0,
   ) {
     super(facts);
-    for (const r of facts.relations ?? []) this.addRelation(r);
   }
 
   /**
@@ -80,7 +68,7 @@ class Simplifier extends Reasoner {
   protected proveByCases(p: Expr): boolean {
     if (this.caseDepth >= MAX_CASE_DEPTH || this.depth > 2) return false;
     const atom = firstMinMax(p);
-    if (!atom) return false;
+    if (!atom || atom.args.length > MAX_CASES) return false;
     for (let i = 0; i < atom.args.length; i++) {
       const a = atom.args[i];
       const rels = atom.args.filter((_, j) => j !== i).map((b) => (atom.kind === 'max' ? mkCmpExpr('>=', a, b) : mkCmpExpr('<=', a, b)));
@@ -137,8 +125,42 @@ class Simplifier extends Reasoner {
     }
   }
 
+  /**
+   * Terms of x that are multiples of the monomial d only through divisibility relations
+   * (`C % c == 0` makes C*a*b*i a multiple of a*b*c): x = d*q + r, or null when none.
+   */
+  private multiplesOf(x: Expr, d: Expr): { q: Expr; r: Expr } | null {
+    const md = asMono(polyOf(d));
+    if (!md || this.subst.size === 0) return null;
+    const px = polyOf(x);
+    const q: Expr[] = [];
+    const r: Mono[] = [];
+    for (const t of px.terms) {
+      const rest = [...t.factors];
+      let ok = t.coef % md.coef === 0n;
+      for (const m of md.factors) {
+        if (!ok) break;
+        const i = rest.findIndex((f) => f.key === m.key);
+        if (i >= 0) {
+          rest.splice(i, 1);
+          continue;
+        }
+        // an atom s of the term with s % m == 0 known: s = m * (s // m)
+        const j = rest.findIndex((s) => this.subst.get(mod(s, m).key)?.key === '0');
+        if (j < 0) ok = false;
+        else rest[j] = floorDiv(rest[j], m);
+      }
+      if (ok) q.push(mul(int(t.coef / md.coef), ...rest));
+      else r.push(t);
+    }
+    if (q.length === 0) return null;
+    return { q: add(...q), r: polyToExpr(makePoly(r, px.c)) };
+  }
+
   private ruleDiv(x: Expr, d: Expr): Expr {
     if (!this.provePositive(d)) return floorDiv(x, d);
+    const split = this.multiplesOf(x, d);
+    if (split) return add(split.q, floorDiv(split.r, d));
     const xNonNeg = this.proveNonNeg(x);
     if (xNonNeg && this.proveLt(x, d)) return ZERO; // A4, A3
     if (!xNonNeg && this.proveLt(x, ZERO) && this.proveNonNeg(add(x, d))) return int(-1);
@@ -152,6 +174,8 @@ class Simplifier extends Reasoner {
 
   private ruleMod(x: Expr, d: Expr): Expr {
     if (!this.provePositive(d)) return mod(x, d);
+    const split = this.multiplesOf(x, d);
+    if (split) return mod(split.r, d);
     const xNonNeg = this.proveNonNeg(x);
     if (xNonNeg && this.proveLt(x, d)) return x; // A5
     if (!xNonNeg && this.proveLt(x, ZERO) && this.proveNonNeg(add(x, d))) return add(x, d);
@@ -270,13 +294,18 @@ function flagged(e: Expr): boolean {
   return (e.kind === 'floordiv' || e.kind === 'mod') && e.nonneg === true;
 }
 
+/** expressions nested deeper than this are returned as constructed (still canonical) */
+export const MAX_SIMPLIFY_DEPTH = 200;
+
 /** simplify e under the facts (deterministic, sound wherever the facts hold) */
 export function simplify(e: Expr, facts: Facts): Expr {
+  if (exprDepth(e) > MAX_SIMPLIFY_DEPTH) return e;
   return new Simplifier(facts).simp(e);
 }
 
 /** true when e >= 0 is proven from the facts (false means "not proven", not "negative") */
 export function proveNonNeg(e: Expr, facts: Facts): boolean {
+  if (exprDepth(e) > MAX_SIMPLIFY_DEPTH) return false;
   const s = new Simplifier(facts);
   return s.proveNonNeg(s.simp(e));
 }

@@ -1,7 +1,11 @@
-// Inlay hints: after each query in a kernel (`A[pid_m, k, :, :]`, `Pid.inv(pid)`), the expression
-// it generates in the hover language, cut to the configured length.
+// Inlay hints: after each query in a kernel binding (`A[pid_m, k, :, :]`, `Pid.inv(pid)`,
+// `L.apply(i, j)`), the expression it generates, printed for the kernel's target (C for cuda,
+// Triton otherwise), cut to the configured length; the tooltip has the whole text and op count.
 import type * as ast from '../../../grammar/src/ast.js';
+import { children } from '../../../grammar/src/ast.js';
+import * as X from '../expr/index.js';
 import type { LayoutDocument } from './document.js';
+import { printOne, queryExprs } from './layout-info.js';
 import type { Settings } from './settings.js';
 
 export interface InlayHintData {
@@ -10,8 +14,34 @@ export interface InlayHintData {
   tooltip?: string;
 }
 
-export function inlayHints(_doc: LayoutDocument, _range: ast.Range, _settings: Settings): InlayHintData[] {
-  return [];
+export function inlayHints(doc: LayoutDocument, range: ast.Range, settings: Settings): InlayHintData[] {
+  if (!settings.inlayHints.enabled) return [];
+  const out: InlayHintData[] = [];
+  for (const d of doc.file.decls) {
+    if (d.kind !== 'Kernel' || d.range.end < range.start || d.range.start > range.end) continue;
+    const lang = d.target?.value === 'cuda' ? 'c' : 'triton';
+    for (const b of d.bindings) {
+      for (const q of queriesIn(b.value)) {
+        if (q.range.end < range.start || q.range.end > range.end) continue;
+        const r = queryExprs(doc, q);
+        if (!r.ok) continue;
+        const texts = r.exprs.map((e) => printOne(e, lang));
+        const named = b.value === q && b.names.length === texts.length && texts.length > 1
+          ? texts.map((t, k) => `${b.names[k].name} = ${t}`)
+          : texts;
+        const full = named.join('; ');
+        const ops = r.exprs.reduce((n, e) => n + X.countOps(e), 0);
+        out.push({ offset: q.range.end, label: clip(`→ ${full}`, settings.inlayHints.maxLength), tooltip: `${full}\n(${ops} op${ops === 1 ? '' : 's'})` });
+      }
+    }
+  }
+  return out;
+}
+
+/** The outermost queries inside an expression, in source order. */
+export function queriesIn(e: ast.AnyNode): (ast.IndexExpr | ast.MethodCall)[] {
+  if (e.kind === 'Index' || (e.kind === 'MethodCall' && (e.method.name === 'inv' || e.method.name === 'apply'))) return [e];
+  return children(e).flatMap(queriesIn);
 }
 
 /** Cuts `s` to `max` characters with an ellipsis. */

@@ -6,6 +6,7 @@ import type * as ast from '../../../grammar/src/ast.js';
 import * as A from '../algebra/index.js';
 import * as X from '../expr/index.js';
 import { Binder } from '../codegen/bind.js';
+import { Values } from '../check/rules/values.js';
 import type { LayoutDocument } from './document.js';
 import { envOf, oneLine } from './values.js';
 import type { HoverLanguage, Settings } from './settings.js';
@@ -15,6 +16,9 @@ interface Model {
   binder: Binder;
   env: Map<string, bigint>;
   layouts: Map<string, { ok: true; layout: A.Layout } | { ok: false; message: string }>;
+  /** hover texts by key (layout name or query offset, language, component) */
+  hovers: Map<string, string | undefined>;
+  queries: Map<ast.Node, { ok: true; exprs: X.Expr[] } | { ok: false; message: string }>;
 }
 
 const models = new WeakMap<LayoutDocument, Model>();
@@ -22,10 +26,13 @@ const models = new WeakMap<LayoutDocument, Model>();
 function modelOf(doc: LayoutDocument): Model {
   let m = models.get(doc);
   if (!m) {
+    // the params' values as code generation computes them (check's Values), else the schedule evaluator's
     const env = new Map<string, bigint>();
-    for (const [name, p] of envOf(doc).params) env.set(name, p.value);
+    const values = safe(() => new Values(doc.file, doc.symbols.resolution, doc.text).base.params);
+    if (values) for (const [name, v] of values) env.set(name, v);
+    else for (const [name, p] of envOf(doc).params) env.set(name, p.value);
     const binder = new Binder({ file: doc.file, resolution: doc.symbols.resolution, paramValues: env });
-    m = { binder, env, layouts: new Map() };
+    m = { binder, env, layouts: new Map(), hovers: new Map(), queries: new Map() };
     models.set(doc, m);
   }
   return m;
@@ -70,6 +77,16 @@ const classes: Record<A.LayoutClass, string> = {
 };
 
 export function layoutHover(doc: LayoutDocument, def: SymbolDef, settings: Settings): string | undefined {
+  return cached(doc, `L:${def.name}:${settings.hover.language}`, () => computeLayoutHover(doc, def, settings));
+}
+
+function cached(doc: LayoutDocument, key: string, f: () => string | undefined): string | undefined {
+  const h = modelOf(doc).hovers;
+  if (!h.has(key)) h.set(key, f());
+  return h.get(key);
+}
+
+function computeLayoutHover(doc: LayoutDocument, def: SymbolDef, settings: Settings): string | undefined {
   const r = layoutNamed(doc, def.name);
   if (!r) return undefined;
   const decl = def.container as ast.LayoutDecl;
@@ -87,7 +104,10 @@ export function layoutHover(doc: LayoutDocument, def: SymbolDef, settings: Setti
   const symbolic = ds.map((d) => printOne(d, lang === 'mlir' ? 'python' : lang));
   const cls = safe(() => A.classify(L));
   lines.push('');
-  lines.push(`logical shape: \`[${symbolic.join(', ')}]\`${values && symbolic.some((s, k) => s !== String(values[k])) ? ` = [${values.join(', ')}]` : ''}`);
+  // the symbolic dims when they read well (short), then their values at the params' values
+  const readable = symbolic.every((x) => x.length <= 24);
+  const shown = values ? `[${values.join(', ')}]` : `[${symbolic.join(', ')}]`;
+  lines.push(`logical shape: ${readable && values && symbolic.some((x, k) => x !== String(values[k])) ? `\`[${symbolic.join(', ')}]\` = ` : ''}${shown}`);
   if (values) {
     const total = values.reduce((a, b) => a * b, 1);
     const ext = safe(() => A.evalDim(A.extent(L), env));
@@ -95,7 +115,9 @@ export function layoutHover(doc: LayoutDocument, def: SymbolDef, settings: Setti
   }
   if (cls) lines.push('', `class: ${classes[cls]}`);
   const names = coordinateNames(doc, L);
-  const apply = safe(() => A.applySym(L, names, { env }));
+  const applied = attempt(() => A.applySym(L, names, { env }));
+  const apply = applied.ok ? applied.value : undefined;
+  if (!applied.ok) lines.push('', `apply cannot be computed: ${applied.message}`);
   if (apply) lines.push('', `apply \`${def.name}[${names.join(', ')}]\` (${X.countOps(apply)} ops, ${lang}):`, '', fence(lang, printIn(lang, [apply], ['offset'])));
   const x = fresh(doc, 'x');
   const inv = safe(() => A.invSym(L, x, { env }));
@@ -112,12 +134,20 @@ export function layoutHover(doc: LayoutDocument, def: SymbolDef, settings: Setti
 /** The generated expressions of a query (`A[...]`, `L.inv(x)`, `L.apply(...)`), or why there are none. */
 export function queryExprs(doc: LayoutDocument, q: ast.IndexExpr | ast.MethodCall): { ok: true; exprs: X.Expr[] } | { ok: false; message: string } {
   const m = modelOf(doc);
-  const r = safe(() => m.binder.evaluate({ kind: 'Binding', names: [], value: q, range: q.range }));
-  if (!r) return { ok: false, message: 'cannot evaluate this query' };
-  return r.ok ? { ok: true, exprs: r.exprs } : { ok: false, message: r.diagnostics.map((d) => d.message).join('; ') };
+  let out = m.queries.get(q);
+  if (!out) {
+    const r = safe(() => m.binder.evaluate({ kind: 'Binding', names: [], value: q, range: q.range }));
+    out = !r ? { ok: false, message: 'cannot evaluate this query' } : r.ok ? { ok: true, exprs: r.exprs } : { ok: false, message: r.diagnostics.map((d) => d.message).join('; ') };
+    m.queries.set(q, out);
+  }
+  return out;
 }
 
 export function queryHover(doc: LayoutDocument, q: ast.IndexExpr | ast.MethodCall, settings: Settings, component?: number): string | undefined {
+  return cached(doc, `Q:${q.range.start}:${settings.hover.language}:${component ?? ''}`, () => computeQueryHover(doc, q, settings, component));
+}
+
+function computeQueryHover(doc: LayoutDocument, q: ast.IndexExpr | ast.MethodCall, settings: Settings, component?: number): string | undefined {
   const r = queryExprs(doc, q);
   const src = oneLine(doc.text.slice(q.range.start, q.range.end));
   if (!r.ok) return `**query** \`${src}\`\n\ncannot generate code: ${r.message}`;
@@ -211,6 +241,14 @@ function tableOf(L: A.Layout, env: ReadonlyMap<string, bigint>, dims: number[]):
   const rows = cell.map((row, r) => `| **${r}** | ${row.join(' | ')} |`);
   const label = (ks: number[]) => (ks.length ? ks.map((k) => `dim ${k}`).join(' x ') : 'one');
   return { markdown: [head, sep, ...rows].join('\n'), rowsLabel: label(g.rows), colsLabel: label(g.cols) };
+}
+
+function attempt<T>(f: () => T): { ok: true; value: T } | { ok: false; message: string } {
+  try {
+    return { ok: true, value: f() };
+  } catch (e) {
+    return { ok: false, message: e instanceof Error ? e.message : String(e) };
+  }
 }
 
 export function safe<T>(f: () => T): T | undefined {

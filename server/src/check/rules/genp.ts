@@ -73,7 +73,7 @@ export function checkUse(ctx: RuleContext, u: GenPUse, cache: Map<string, GenPCh
   const symbolic = dependsOnParams(ctx, [...u.dims, ...u.args]);
   const results: SizeResult[] = [];
   const seen = new Set<string>();
-  for (const sc of symbolic ? ctx.values.all() : [ctx.values.base]) {
+  for (const sc of symbolic ? ctx.values.scenariosFor([...u.dims, ...u.args]) : [ctx.values.base]) {
     const dims = u.dims.map((d) => ctx.values.value(d, sc));
     const args = u.args.map((a) => ctx.values.value(a, sc));
     if (dims.some((d) => d === undefined || d < 1n) || args.some((a) => a === undefined)) continue;

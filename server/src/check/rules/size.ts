@@ -32,12 +32,12 @@ export function checkSizes(ctx: RuleContext): Diagnostic[] {
 type GroupShape = Extract<LayoutShape, { kind: 'GroupBy' }>;
 type TileShape = Extract<LayoutShape, { kind: 'TileBy' }>;
 
-/** Runs `check` at the params' values, and at each candidate only when that passes. */
-function eachScenario(ctx: RuleContext, check: (sc: Scenario) => Diagnostic | undefined): Diagnostic[] {
+/** Runs `check` at the params' values, and at each candidate that can change `es` only when that passes. */
+function eachScenario(ctx: RuleContext, es: readonly ast.Expr[], check: (sc: Scenario) => Diagnostic | undefined): Diagnostic[] {
   const base = check(ctx.values.base);
   if (base) return [base];
   const out: Diagnostic[] = [];
-  for (const sc of ctx.values.candidates) {
+  for (const sc of ctx.values.scenariosFor(es).slice(1)) {
     const d = check(sc);
     if (d) out.push(d);
   }
@@ -48,7 +48,7 @@ function groupBy(ctx: RuleContext, g: GroupShape): Diagnostic[] {
   const out: Diagnostic[] = [];
   for (const o of g.chain) {
     const dims = o.blocks.flatMap((b) => b.dims);
-    out.push(...eachScenario(ctx, (sc) => {
+    out.push(...eachScenario(ctx, [...g.dims, ...dims], (sc) => {
       const view = product(ctx, g.dims, sc);
       const total = product(ctx, dims, sc);
       if (view === undefined || total === undefined || view === total) return undefined;
@@ -94,7 +94,7 @@ function tileBy(ctx: RuleContext, t: TileShape): Diagnostic[] {
 function tileDim(ctx: RuleContext, t: TileShape, o: OrderShape, k: number): Diagnostic[] {
   const items = t.levels.map((lv) => lv.items[k]);
   const extents = o.blocks.map((b) => b.dims[k]);
-  return eachScenario(ctx, (sc) => {
+  return eachScenario(ctx, [...items, ...extents], (sc) => {
     const tiled = product(ctx, items, sc);
     const ext = product(ctx, extents, sc);
     if (tiled === undefined || ext === undefined || tiled === ext) return undefined;

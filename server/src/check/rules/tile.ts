@@ -18,9 +18,8 @@ const SEARCH = 100_000;
 
 export function checkTiles(ctx: RuleContext): Diagnostic[] {
   const out: Diagnostic[] = [];
-  const scenarios = ctx.values.all();
   for (const { division, tileBy } of sizeDivisions(ctx)) {
-    for (const sc of scenarios) {
+    for (const sc of ctx.values.scenariosFor([division.left, division.right])) {
       const a = ctx.values.value(division.left, sc);
       const b = ctx.values.value(division.right, sc);
       if (a === undefined || b === undefined || a <= 0n || b <= 0n || a % b === 0n) continue;

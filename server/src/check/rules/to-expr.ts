@@ -5,6 +5,7 @@
 // query) is not an integer expression.
 import * as x from '../../expr/index.js';
 import type { ast, Resolution } from '../../../../grammar/src/index.js';
+import type { ParamValues } from './values.js';
 
 export class NotAnInteger extends Error {}
 
@@ -12,7 +13,7 @@ export interface ToExprContext {
   resolution: Resolution;
   lets: ReadonlyMap<string, ast.LetDecl>;
   /** param values */
-  params: ReadonlyMap<string, bigint>;
+  params: ParamValues;
 }
 
 export function toExpr(e: ast.Expr, ctx: ToExprContext, depth = 0): x.Expr {

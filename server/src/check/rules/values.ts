@@ -6,22 +6,35 @@
 // `undefined`, never an exception.
 import type { ast, Resolution } from '../../../../grammar/src/index.js';
 
+/** Param values by name. */
+export interface ParamValues {
+  get(name: string): bigint | undefined;
+}
+
 /** An evaluation point: every param's value. */
 export interface Scenario {
   /** param name -> value */
-  params: ReadonlyMap<string, bigint>;
+  params: ParamValues;
   /** set for a candidate scenario: which param takes which candidate */
   candidate?: { param: string; value: bigint; node: ast.Expr };
+  /** the params whose value differs from the base scenario (the candidate's and those computed from it) */
+  changed: ReadonlySet<string>;
 }
 
 export class Values {
   /** the params' values (scenario 0) */
-  readonly base: Scenario;
+  readonly base: Scenario & { params: ReadonlyMap<string, bigint> };
   /** one scenario per candidate that differs from its param's value, in source order */
   readonly candidates: Scenario[];
   private readonly memo = new WeakMap<Scenario, Map<ast.Expr, bigint | undefined>>();
   private readonly params: { name: string; item: ast.ParamItem }[] = [];
   private readonly lets = new Map<string, ast.LetDecl>();
+  private readonly depMemo = new WeakMap<ast.Expr, ReadonlySet<string>>();
+  private readonly inexactMemo = new WeakMap<Scenario, Map<ast.Expr, ast.Binary[]>>();
+  /** param -> the params after it whose value expressions name it directly */
+  private readonly dependents = new Map<string, string[]>();
+  /** param -> the candidate scenarios in which its value changes */
+  private byParam?: Map<string, Scenario[]>;
 
   constructor(file: ast.File, private readonly resolution: Resolution, private readonly text: string) {
     for (const d of file.decls) {
@@ -29,6 +42,16 @@ export class Values {
       else if (d.kind === 'Let') this.lets.set(d.name.name, d);
     }
     this.base = this.scenario();
+    const seenParam = new Set<string>();
+    for (const { name, item } of this.params) {
+      if (seenParam.has(name)) continue;
+      seenParam.add(name);
+      for (const p of this.deps(item.value)) {
+        let list = this.dependents.get(p);
+        if (!list) this.dependents.set(p, (list = []));
+        list.push(name);
+      }
+    }
     this.candidates = [];
     for (const { name, item } of this.params) {
       const own = this.base.params.get(name);
@@ -45,6 +68,55 @@ export class Values {
   /** The base scenario, then every candidate scenario. */
   all(): Scenario[] {
     return [this.base, ...this.candidates];
+  }
+
+  /** The base scenario, then the candidate scenarios that can change a value of `es`. */
+  scenariosFor(es: readonly ast.Expr[]): Scenario[] {
+    if (this.candidates.length === 0) return [this.base];
+    if (!this.byParam) {
+      this.byParam = new Map();
+      for (const sc of this.candidates) {
+        for (const p of sc.changed) {
+          let list = this.byParam.get(p);
+          if (!list) this.byParam.set(p, (list = []));
+          list.push(sc);
+        }
+      }
+    }
+    const hit = new Set<Scenario>();
+    for (const e of es) for (const p of this.deps(e)) for (const sc of this.byParam.get(p) ?? []) hit.add(sc);
+    return [this.base, ...this.candidates.filter((sc) => hit.has(sc))];
+  }
+
+  /** The params (and consts) the value of `e` depends on, through lets too. */
+  deps(e: ast.Expr): ReadonlySet<string> {
+    const hit = this.depMemo.get(e);
+    if (hit) return hit;
+    const out = new Set<string>();
+    this.depMemo.set(e, out); // a cycle sees the partial set
+    const stack: ast.AnyNode[] = [e];
+    let steps = 0;
+    while (stack.length && steps++ < 100_000) {
+      const n = stack.pop()!;
+      switch (n.kind) {
+        case 'Name': {
+          const t = this.target(n);
+          if (t?.kind === 'param') out.add(t.name);
+          else if (t?.kind === 'let') for (const p of this.deps(t.decl.value)) out.add(p);
+          break;
+        }
+        case 'Unary': stack.push(n.operand); break;
+        case 'Binary': stack.push(n.left, n.right); break;
+        case 'If': stack.push(n.cond, n.then, n.else); break;
+        case 'Call': stack.push(...n.args); break;
+        case 'MethodCall': stack.push(n.receiver, ...n.args); break;
+        case 'Index': stack.push(n.receiver, ...n.indices); break;
+        case 'Slice': if (n.start) stack.push(n.start); if (n.stop) stack.push(n.stop); break;
+        case 'List': case 'Tuple': stack.push(...n.items); break;
+        default: break;
+      }
+    }
+    return out;
   }
 
   /** The value of `e` in `sc`, or undefined when it has none. */
@@ -74,7 +146,12 @@ export class Values {
    * avoid cascades: a size check is skipped where a division it depends on is already reported.
    */
   inexactDivisions(e: ast.Expr, sc: Scenario, depth = 0): ast.Binary[] {
+    let m = this.inexactMemo.get(sc);
+    if (!m) this.inexactMemo.set(sc, (m = new Map()));
+    const hit = m.get(e);
+    if (hit) return hit;
     const out: ast.Binary[] = [];
+    m.set(e, out);
     const walk = (x: ast.Expr, d: number): void => {
       if (d > 200) return;
       switch (x.kind) {
@@ -114,12 +191,38 @@ export class Values {
     return undefined;
   }
 
+  private scenario(): Scenario & { params: ReadonlyMap<string, bigint> };
+  private scenario(candidate: Scenario['candidate']): Scenario;
   private scenario(candidate?: Scenario['candidate']): Scenario {
+    const changed = new Set<string>();
+    if (candidate) {
+      // the base values, overridden for the candidate's param and the params computed from it
+      const own = new Map<string, bigint | undefined>();
+      const base = this.base.params;
+      const params: ParamValues = { get: (n) => (own.has(n) ? own.get(n) : base.get(n)) };
+      const sc: Scenario = { params, candidate, changed };
+      own.set(candidate.param, candidate.value);
+      changed.add(candidate.param);
+      const work = [candidate.param];
+      while (work.length) {
+        for (const d of this.dependents.get(work.shift()!) ?? []) {
+          if (changed.has(d)) continue;
+          const item = this.params.find((p) => p.name === d)!.item;
+          const v = this.evalQuiet(item.value, sc);
+          own.set(d, v);
+          if (v !== base.get(d)) {
+            changed.add(d);
+            work.push(d);
+          }
+        }
+      }
+      return sc;
+    }
     const params = new Map<string, bigint>();
-    const sc: Scenario = candidate ? { params, candidate } : { params };
+    const sc = { params, changed };
     for (const { name, item } of this.params) {
       if (params.has(name)) continue; // a duplicate: the first one counts
-      const v = candidate && candidate.param === name ? candidate.value : this.evalQuiet(item.value, sc);
+      const v = this.evalQuiet(item.value, sc);
       if (v !== undefined) params.set(name, v);
     }
     return sc;

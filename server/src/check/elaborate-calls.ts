@@ -1,0 +1,305 @@
+// Elaboration of calls, method calls and index expressions: LEGO's constructors and chain
+// methods to algebra values, perm applications, and queries (see elaborate.ts).
+import type * as ast from '../../../grammar/src/ast.js';
+import { editDistance } from '../../../grammar/src/parse.js';
+import * as A from '../algebra/index.js';
+import * as X from '../expr/index.js';
+import type { Elaborator } from './elaborate.js';
+import { BAD, describe, layoutOfVal, type Val } from './elaborate-model.js';
+
+const METHODS = ['OrderBy', 'TileOrderBy', 'GroupBy', 'TileBy', 'ExpandBy', 'apply', 'inv'];
+
+function arity(el: Elaborator, e: ast.Call | ast.MethodCall, what: string, min: number, max: number): boolean {
+  const n = e.args.length;
+  if (n >= min && n <= max) return true;
+  const want = min === max ? `${min}` : max === Infinity ? `at least ${min}` : `${min} to ${max}`;
+  el.report('elab/arity', e.argsRange, `${what} takes ${want} argument${min === 1 && max === 1 ? '' : 's'}, got ${n}`);
+  return false;
+}
+
+function isListNode(e: ast.Expr): e is ast.ListExpr | ast.TupleExpr {
+  return e.kind === 'List' || e.kind === 'Tuple';
+}
+
+/** A list of sizes: `[M, K]` or `(M, K)`. */
+function intList(el: Elaborator, e: ast.Expr, what: string): X.Expr[] | undefined {
+  if (!isListNode(e)) {
+    const v = el.ev(e);
+    if (v.k !== 'bad') el.report('elab/argument-kind', e.range, `${what} must be a list, e.g. [M, K]; found ${describe(v)}`);
+    return undefined;
+  }
+  const out = e.items.map((i) => el.int(i));
+  for (const [k, x] of out.entries()) el.model.values.set(e.items[k], x ? { k: 'int', e: x } : BAD);
+  return out.every((x): x is X.Expr => x !== undefined) ? out : undefined;
+}
+
+/** A list of integer constants (a RegP permutation). */
+function constList(el: Elaborator, e: ast.Expr, what: string): number[] | undefined {
+  const xs = intList(el, e, what);
+  if (!xs) return undefined;
+  const out: number[] = [];
+  for (const [k, x] of xs.entries()) {
+    if (x.kind !== 'int' || x.value < 0n || x.value > 1000n) {
+      el.report('elab/not-constant', (e as ast.ListExpr).items[k].range, `${what} entries must be integer constants (0-based dimension positions)`);
+      return undefined;
+    }
+    out.push(Number(x.value));
+  }
+  return out;
+}
+
+/** `[6, 6]` is one level; `[(6, 6)]` or `[[2, 2], [3, 3]]` are levels. */
+function levels(el: Elaborator, e: ast.Expr, what: string): X.Expr[][] | undefined {
+  if (isListNode(e) && e.items.length > 0 && e.items.every(isListNode)) {
+    const out = e.items.map((i) => intList(el, i, what));
+    return out.every((x): x is X.Expr[] => x !== undefined) ? out : undefined;
+  }
+  const one = intList(el, e, what);
+  return one ? [one] : undefined;
+}
+
+function block(el: Elaborator, e: ast.Expr, what: string): A.Block | undefined {
+  const v = el.ev(e);
+  if (v.k === 'layout' && (v.L.kind === 'RegP' || v.L.kind === 'GenP')) return v.L;
+  if (v.k !== 'bad') el.report('elab/argument-kind', e.range, `${what} takes blocks (RegP, GenP, Row, Col); found ${describe(v)}`);
+  return undefined;
+}
+
+function layoutArg(el: Elaborator, e: ast.Expr): A.Layout | undefined {
+  const v = el.ev(e);
+  if (v.k === 'bad') return undefined;
+  const L = layoutOfVal(v);
+  if (typeof L === 'string') {
+    el.report('elab/expected-layout', e.range, L);
+    return undefined;
+  }
+  return L;
+}
+
+function chainOf(el: Elaborator, v: Val, at: ast.Range, method: string): A.OrderBy[] | undefined {
+  if (v.k === 'chain') return v.chain;
+  if (v.k === 'layout' && v.L.kind === 'OrderBy') return [v.L];
+  if (v.k !== 'bad') el.report('elab/argument-kind', at, `.${method}(...) applies to OrderBy(...) or a chain of OrderBys, not to ${describe(v)}`);
+  return undefined;
+}
+
+function all<T>(xs: (T | undefined)[]): xs is T[] {
+  return xs.every((x) => x !== undefined);
+}
+
+function genp(el: Elaborator, c: ast.Call): Val {
+  if (!arity(el, c, 'GenP', 2, 2)) return BAD;
+  const dims = intList(el, c.args[0], "GenP's tile shape");
+  const p = el.ev(c.args[1]);
+  if (p.k !== 'perm') {
+    if (p.k !== 'bad') el.report('elab/argument-kind', c.args[1].range, `GenP's second argument is a perm applied to its sizes, e.g. antidiag(3); found ${describe(p)}`);
+    return BAD;
+  }
+  if (!dims || !p.perm.body) return BAD;
+  const m = new Map(p.perm.params.map((n, k) => [n, p.args[k]]));
+  const inv = p.perm.inverse;
+  return {
+    k: 'layout',
+    L: A.GenP(dims, { indexNames: p.perm.indices, body: X.substitute(p.perm.body, m) },
+      inv ? { argName: inv.argName, results: inv.results.map((r) => X.substitute(r, m)) } : undefined, p.perm.name),
+  };
+}
+
+export function callValue(el: Elaborator, c: ast.Call): Val {
+  const name = c.callee.name;
+  const def = el.res.refs.get(c.callee);
+  if (!def) return BAD;
+  if (def.kind === 'perm') {
+    const perm = el.model.perms.get(name);
+    if (!perm || !arity(el, c, `perm ${name}`, perm.params.length, perm.params.length)) return BAD;
+    const args = c.args.map((a) => el.int(a));
+    return all(args) ? { k: 'perm', perm, args } : BAD;
+  }
+  if (def.kind === 'function') {
+    if (!arity(el, c, name, 1, Infinity)) return BAD;
+    const args = c.args.map((a) => el.int(a));
+    if (!all(args)) return BAD;
+    return { k: 'int', e: name === 'min' ? X.min(...args) : X.max(...args) };
+  }
+  if (def.kind !== 'constructor') {
+    el.report('elab/argument-kind', c.callee.range, `${def.kind} ${name} cannot be called`);
+    return BAD;
+  }
+  switch (name) {
+    case 'Row': case 'Col': {
+      if (!arity(el, c, name, 1, Infinity)) return BAD;
+      const dims = c.args.length === 1 && isListNode(c.args[0]) ? intList(el, c.args[0], `${name}'s dims`) : c.args.map((a) => el.int(a));
+      if (!dims || !all(dims)) return BAD;
+      return { k: 'layout', L: name === 'Row' ? A.Row(...dims) : A.Col(...dims) };
+    }
+    case 'RegP': {
+      if (!arity(el, c, 'RegP (a list of dims and a permutation)', 2, 2)) return BAD;
+      const dims = intList(el, c.args[0], "RegP's dims");
+      const perm = constList(el, c.args[1], "RegP's permutation");
+      return dims && perm ? { k: 'layout', L: A.RegP(dims, perm) } : BAD;
+    }
+    case 'GenP': return genp(el, c);
+    case 'OrderBy': {
+      if (!arity(el, c, 'OrderBy', 1, Infinity)) return BAD;
+      const blocks = c.args.map((a) => block(el, a, 'OrderBy'));
+      return all(blocks) ? { k: 'chain', chain: [A.OrderBy(...blocks)] } : BAD;
+    }
+    case 'TileOrderBy': {
+      const o = tileOrderBy(el, c);
+      return o ? { k: 'chain', chain: [o] } : BAD;
+    }
+    case 'GroupBy': {
+      if (!arity(el, c, 'GroupBy (the logical shape and the chain of OrderBys)', 2, 2)) return BAD;
+      const lv = levels(el, c.args[0], "GroupBy's shape");
+      const chain = chainArg(el, c.args[1]);
+      return lv && chain ? { k: 'layout', L: A.GroupBy(lv, chain) } : BAD;
+    }
+    case 'TileBy': {
+      if (!arity(el, c, 'TileBy (a chain, then the levels)', 2, Infinity)) return BAD;
+      const chain = chainArg(el, c.args[0]);
+      const lv = c.args.slice(1).map((a) => intList(el, a, 'a TileBy level'));
+      return chain && all(lv) ? { k: 'layout', L: A.TileBy(chain, lv) } : BAD;
+    }
+    case 'ExpandBy': {
+      if (!arity(el, c, 'ExpandBy (a layout, the original shape, optionally the expanded shape)', 2, 3)) return BAD;
+      const L = layoutArg(el, c.args[0]);
+      return L ? expandBy(el, c, L, c.args.slice(1)) : BAD;
+    }
+  }
+  return BAD;
+}
+
+function chainArg(el: Elaborator, e: ast.Expr): A.OrderBy[] | undefined {
+  if (e.kind === 'List') {
+    const parts = e.items.map((i) => chainOf(el, el.ev(i), i.range, 'GroupBy'));
+    return all(parts) ? parts.flat() : undefined;
+  }
+  return chainOf(el, el.ev(e), e.range, 'GroupBy');
+}
+
+function tileOrderBy(el: Elaborator, c: ast.Call | ast.MethodCall): A.OrderBy | undefined {
+  if (!arity(el, c, 'TileOrderBy', 1, Infinity)) return undefined;
+  const lv = c.args.map((a) => intList(el, a, 'a TileOrderBy level'));
+  if (!all(lv)) return undefined;
+  const bad = lv.findIndex((l) => l.length !== lv[0].length);
+  if (bad >= 0) {
+    el.report('elab/argument-kind', c.args[bad].range, `every TileOrderBy level must have rank ${lv[0].length} (the first level's), this one has ${lv[bad].length}`);
+    return undefined;
+  }
+  return A.TileOrderBy(...lv);
+}
+
+function expandBy(el: Elaborator, c: ast.Call | ast.MethodCall, L: A.Layout, args: ast.Expr[]): Val {
+  const orig = intList(el, args[0], "ExpandBy's original shape");
+  const exp = args[1] ? intList(el, args[1], "ExpandBy's expanded shape") : undefined;
+  if (!orig || (args[1] && !exp)) return BAD;
+  try {
+    return { k: 'layout', L: A.ExpandBy(L, orig, exp) };
+  } catch (err) {
+    el.report('elab/argument-kind', c.argsRange, err instanceof Error ? err.message : String(err));
+    return BAD;
+  }
+}
+
+export function methodValue(el: Elaborator, m: ast.MethodCall): Val {
+  const recv = el.ev(m.receiver);
+  const name = m.method.name;
+  if (!METHODS.includes(name)) {
+    const near = METHODS.filter((x) => editDistance(x.toLowerCase(), name.toLowerCase()) <= 2);
+    el.report('elab/unknown-method', m.method.range,
+      `.${name}(...) is not a layout method${near.length ? ` (did you mean .${near[0]}?)` : ''}; the methods are ${METHODS.map((x) => `.${x}`).join(', ')}`);
+    return BAD;
+  }
+  if (recv.k === 'bad') {
+    for (const a of m.args) el.ev(a);
+    return BAD;
+  }
+  switch (name) {
+    case 'OrderBy': {
+      const chain = chainOf(el, recv, m.receiver.range, name);
+      if (!chain || !arity(el, m, '.OrderBy', 1, Infinity)) return BAD;
+      const blocks = m.args.map((a) => block(el, a, '.OrderBy'));
+      return all(blocks) ? { k: 'chain', chain: [...chain, A.OrderBy(...blocks)] } : BAD;
+    }
+    case 'TileOrderBy': {
+      const chain = chainOf(el, recv, m.receiver.range, name);
+      const o = chain && tileOrderBy(el, m);
+      return chain && o ? { k: 'chain', chain: [...chain, o] } : BAD;
+    }
+    case 'GroupBy': {
+      const chain = chainOf(el, recv, m.receiver.range, name);
+      if (!chain || !arity(el, m, '.GroupBy (the logical shape)', 1, 1)) return BAD;
+      const lv = levels(el, m.args[0], "GroupBy's shape");
+      return lv ? { k: 'layout', L: A.GroupBy(lv, chain) } : BAD;
+    }
+    case 'TileBy': {
+      const chain = chainOf(el, recv, m.receiver.range, name);
+      if (!chain || !arity(el, m, '.TileBy (one list of extents per level)', 1, Infinity)) return BAD;
+      const lv = m.args.map((a) => intList(el, a, 'a TileBy level'));
+      return all(lv) ? { k: 'layout', L: A.TileBy(chain, lv) } : BAD;
+    }
+    case 'ExpandBy': {
+      const L = receiverLayout(el, recv, m);
+      if (!L || !arity(el, m, '.ExpandBy (the original shape, optionally the expanded shape)', 1, 2)) return BAD;
+      return expandBy(el, m, L, m.args);
+    }
+    case 'apply': {
+      const L = receiverLayout(el, recv, m);
+      const key = m.args.map((a) => keyItem(el, a));
+      if (!L || !all(key)) return BAD;
+      return el.query({ node: m, kind: 'apply', layout: L, layoutName: nameOf(m.receiver), key });
+    }
+    case 'inv': {
+      const L = receiverLayout(el, recv, m);
+      if (m.args.length !== 1) return BAD; // query/arity reports it
+      const x = m.args[0].kind === 'Name' && isFree(el, m.args[0]) ? m.args[0].name : el.int(m.args[0]);
+      if (m.args[0].kind === 'Name' && typeof x === 'string') el.model.values.set(m.args[0], { k: 'int', e: X.sym(x) });
+      if (!L || x === undefined) return BAD;
+      return el.query({ node: m, kind: 'inv', layout: L, layoutName: nameOf(m.receiver), key: [], x });
+    }
+  }
+  return BAD;
+}
+
+function receiverLayout(el: Elaborator, v: Val, m: ast.MethodCall): A.Layout | undefined {
+  const L = layoutOfVal(v);
+  if (typeof L !== 'string') return L;
+  el.report('elab/expected-layout', m.receiver.range, `.${m.method.name}(...) needs a layout: ${L}`);
+  return undefined;
+}
+
+function nameOf(e: ast.Expr): string | undefined {
+  return e.kind === 'Name' ? e.name : undefined;
+}
+
+function isFree(el: Elaborator, n: ast.NameRef): boolean {
+  const d = el.res.refs.get(n);
+  return d?.kind === 'free' || d?.kind === 'binding';
+}
+
+function keyItem(el: Elaborator, k: ast.Expr | ast.Slice): A.KeyItem | undefined {
+  if (k.kind === 'Slice') {
+    const start = k.start ? el.int(k.start) : undefined;
+    const stop = k.stop ? el.int(k.stop) : undefined;
+    if ((k.start && !start) || (k.stop && !stop)) return undefined;
+    return A.slice(start, stop);
+  }
+  if (k.kind === 'Name' && isFree(el, k)) {
+    el.model.values.set(k, { k: 'int', e: X.sym(k.name) });
+    return k.name;
+  }
+  return el.int(k);
+}
+
+export function indexValue(el: Elaborator, e: ast.IndexExpr): Val {
+  const recv = el.ev(e.receiver);
+  const key = e.indices.map((k) => keyItem(el, k));
+  if (recv.k === 'bad') return BAD;
+  const L = layoutOfVal(recv);
+  if (typeof L === 'string') {
+    el.report('elab/expected-layout', e.receiver.range, `indexing needs a layout: ${L}`);
+    return BAD;
+  }
+  if (!all(key)) return BAD;
+  return el.query({ node: e, kind: 'apply', layout: L, layoutName: nameOf(e.receiver), key });
+}

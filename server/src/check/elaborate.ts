@@ -1,0 +1,287 @@
+// Elaboration: AST (+ name resolution) -> a model of the file: param values (with candidates),
+// lets (symbolic definitions and values), perms (GenP parts per application), layouts as
+// algebra values, and queries (`L[...]`, `L.apply(...)`, `L.inv(...)`) as {layout, key}.
+// Diagnostics `elab/...` (docs/diagnostics.md) sit on the offending node. Never throws.
+//
+// Names in symbolic values: a `param` stays a symbol, a `const` is folded to its value, a `let`
+// is folded when its definition is a constant and stays a symbol (with its definition in
+// `model.defs`) otherwise, so that generated expressions read like LEGO's (`num_pid_m`).
+// Perm locals, kernel binding names and free index names are symbols.
+import type * as ast from '../../../grammar/src/ast.js';
+import type { Diagnostic } from '../../../grammar/src/diagnostic.js';
+import type { Definition, Resolution } from '../../../grammar/src/resolve.js';
+import * as A from '../algebra/index.js';
+import * as X from '../expr/index.js';
+import { callValue, indexValue, methodValue } from './elaborate-calls.js';
+import { BAD, describe, layoutOfVal, type KernelModel, type LayoutModel, type LetModel, type Model, type ParamModel, type PermModel, type Query, type Val } from './elaborate-model.js';
+
+export * from './elaborate-model.js';
+export { queryExpr, queryText, printExprs, inline, type QueryResult, type QueryOptions, type Lang } from './elaborate-query.js';
+
+export interface ElaborateOptions {
+  /** param values that replace the declared ones (`--set NAME=VALUE`) */
+  overrides?: ReadonlyMap<string, bigint>;
+}
+
+export interface Elaboration {
+  model: Model;
+  diagnostics: Diagnostic[];
+}
+
+
+/** Elaborates a resolved file. Never throws. */
+export function elaborate(file: ast.File, resolution: Resolution, options: ElaborateOptions = {}): Elaboration {
+  const el = new Elaborator(resolution, options);
+  for (const d of file.decls) {
+    try {
+      el.decl(d);
+    } catch (e) {
+      el.report('elab/internal-error', d.range, `internal error while elaborating: ${e instanceof Error ? e.message : String(e)}`, 'warning');
+    }
+  }
+  return { model: el.model, diagnostics: el.diagnostics };
+}
+
+export class Elaborator {
+  readonly diagnostics: Diagnostic[] = [];
+  readonly model: Model = {
+    params: new Map(), lets: new Map(), perms: new Map(), layouts: new Map(), kernels: new Map(),
+    env: new Map(), defs: new Map(), queries: new Map(), values: new Map(),
+  };
+  /** perm-local names in scope (perm params, indices, inverse argument) */
+  private locals: ReadonlySet<string> = new Set();
+  private depth = 0;
+
+  constructor(readonly res: Resolution, private readonly options: ElaborateOptions) {}
+
+  report(code: string, range: ast.Range, message: string, severity: Diagnostic['severity'] = 'error'): void {
+    this.diagnostics.push({ code, severity, message, range });
+  }
+
+  // ------------------------------------------------------------------ declarations
+
+  decl(d: ast.Decl): void {
+    switch (d.kind) {
+      case 'Param':
+        for (const item of d.items) this.param(item, d.isConst);
+        break;
+      case 'Let': {
+        const v = this.int(d.value);
+        const m: LetModel = { name: d.name.name, decl: d };
+        if (v) {
+          m.def = v;
+          m.value = this.evalAt(v, d.value.range);
+          if (m.value !== undefined) this.model.env.set(m.name, m.value);
+          if (v.kind !== 'int') this.model.defs.set(m.name, v);
+        }
+        this.model.lets.set(m.name, m);
+        break;
+      }
+      case 'Perm': {
+        const m: PermModel = { name: d.name.name, decl: d, params: d.params.map((p) => p.name), indices: d.indices.map((i) => i.name) };
+        const saved = this.locals;
+        this.locals = new Set([...m.params, ...m.indices]);
+        m.body = this.int(d.body);
+        if (d.inverse) {
+          this.locals = new Set([...m.params, d.inverse.arg.name]);
+          const results = d.inverse.results.map((r) => this.int(r));
+          if (results.every((r): r is X.Expr => r !== undefined)) m.inverse = { argName: d.inverse.arg.name, results };
+        }
+        this.locals = saved;
+        this.model.perms.set(m.name, m);
+        break;
+      }
+      case 'Layout': {
+        const v = this.ev(d.value);
+        const m: LayoutModel = { name: d.name.name, decl: d };
+        if (v.k !== 'bad') {
+          const L = layoutOfVal(v);
+          if (typeof L === 'string') this.report('elab/expected-layout', d.value.range, L);
+          else m.layout = L;
+        }
+        this.model.layouts.set(m.name, m);
+        break;
+      }
+      case 'Kernel': {
+        const m: KernelModel = { name: d.name.name, decl: d, bindings: [] };
+        for (const b of d.bindings) m.bindings.push({ binding: b, names: b.names.map((n) => n.name), value: this.ev(b.value) });
+        this.model.kernels.set(m.name, m);
+        break;
+      }
+      case 'Schedule':
+        break; // schedules are checked by check/schedule.ts
+    }
+  }
+
+  private param(item: ast.ParamItem, isConst: boolean): void {
+    const name = item.name.name;
+    const m: ParamModel = { name, isConst, candidates: [], item };
+    const over = this.options.overrides?.get(name);
+    m.value = over ?? this.constant(item.value, 'a param value');
+    for (const c of item.candidates?.items ?? []) {
+      const v = this.constant(c, 'a tuning candidate');
+      if (v !== undefined) m.candidates.push(v);
+    }
+    if (m.value !== undefined) this.model.env.set(name, m.value);
+    this.model.params.set(name, m);
+  }
+
+  /** A concrete integer (params and lets evaluated); reports `elab/not-constant`. */
+  private constant(e: ast.Expr, what: string): bigint | undefined {
+    const v = this.int(e);
+    if (!v) return undefined;
+    return this.evalAt(v, e.range, what);
+  }
+
+  /** Evaluates at the param values; reports evaluation errors and unknown names. */
+  private evalAt(v: X.Expr, range: ast.Range, what?: string): bigint | undefined {
+    try {
+      return X.evaluate(v, this.model.env);
+    } catch (e) {
+      const msg = e instanceof Error ? e.message : String(e);
+      if (/unbound symbol/.test(msg) || /arange/.test(msg)) {
+        if (what) this.report('elab/not-constant', range, `${what} must be an integer constant; ${msg.replace(/^unbound symbol/, 'it depends on')}`);
+        return undefined;
+      }
+      this.report('elab/eval-error', range, /exceeds 2\^53/.test(msg)
+        ? 'this value exceeds 2^53 in magnitude; values are exact only up to 2^53'
+        : `cannot evaluate: ${msg}`);
+      return undefined;
+    }
+  }
+
+  // ------------------------------------------------------------------ expressions
+
+  /** The integer expression of `e`, or undefined (reported). */
+  int(e: ast.Expr): X.Expr | undefined {
+    const v = this.ev(e);
+    return this.asInt(v, e);
+  }
+
+  asInt(v: Val, e: ast.Expr | ast.Slice): X.Expr | undefined {
+    if (v.k === 'int') return v.e;
+    if (v.k === 'bad') return undefined;
+    if (v.k === 'query' && v.q.kind === 'apply') {
+      try {
+        return A.applySym(v.q.layout, v.q.key, { env: this.model.env, defs: this.model.defs });
+      } catch (err) {
+        this.report('elab/eval-error', e.range, `cannot apply the layout: ${err instanceof Error ? err.message : String(err)}`);
+        return undefined;
+      }
+    }
+    this.report('elab/expected-number', e.range, `expected a number, found ${describe(v)}`);
+    return undefined;
+  }
+
+  ev(e: ast.Expr): Val {
+    if (this.depth > 200) {
+      this.report('elab/recursion', e.range, 'this expression nests too deeply to elaborate');
+      return BAD;
+    }
+    this.depth++;
+    let v: Val;
+    try {
+      v = this.evInner(e);
+    } finally {
+      this.depth--;
+    }
+    this.model.values.set(e, v);
+    return v;
+  }
+
+  private evInner(e: ast.Expr): Val {
+    switch (e.kind) {
+      case 'Int': return { k: 'int', e: X.int(e.value) };
+      case 'String': return { k: 'string', s: e.value };
+      case 'Error': return BAD;
+      case 'Name': return this.name(e);
+      case 'Unary': {
+        const a = this.int(e.operand);
+        if (!a) return BAD;
+        return { k: 'int', e: e.op === '-' ? X.neg(a) : e.op === 'not' ? X.not(a) : a };
+      }
+      case 'Binary': return this.binary(e);
+      case 'If': {
+        const [c, t, o] = [this.int(e.cond), this.int(e.then), this.int(e.else)];
+        return c && t && o ? { k: 'int', e: X.select(c, t, o) } : BAD;
+      }
+      case 'List': case 'Tuple': return { k: 'list', items: e.items.map((i) => this.ev(i)), tuple: e.kind === 'Tuple' };
+      case 'Call': return callValue(this, e);
+      case 'MethodCall': return methodValue(this, e);
+      case 'Index': return indexValue(this, e);
+    }
+  }
+
+  private name(e: ast.NameRef): Val {
+    const def: Definition | undefined = this.res.refs.get(e);
+    if (!def) return this.locals.has(e.name) ? { k: 'int', e: X.sym(e.name) } : BAD;
+    switch (def.kind) {
+      case 'param': return { k: 'int', e: X.sym(e.name) };
+      case 'const': {
+        const v = this.model.params.get(e.name)?.value;
+        return v === undefined ? BAD : { k: 'int', e: X.int(v) };
+      }
+      case 'let': {
+        const m = this.model.lets.get(e.name);
+        if (!m?.def) return BAD;
+        return { k: 'int', e: m.def.kind === 'int' ? m.def : X.sym(e.name) };
+      }
+      case 'layout': {
+        const m = this.model.layouts.get(e.name);
+        return m?.layout ? { k: 'layout', L: m.layout } : BAD;
+      }
+      case 'perm': {
+        const m = this.model.perms.get(e.name);
+        if (!m) return BAD;
+        if (m.params.length) {
+          this.report('elab/arity', e.range, `perm ${m.name} takes ${m.params.length} size argument${m.params.length > 1 ? 's' : ''}: write ${m.name}(${m.params.join(', ')})`);
+          return BAD;
+        }
+        return { k: 'perm', perm: m, args: [] };
+      }
+      case 'permParam': case 'permIndex': case 'inverseArg': case 'binding': case 'free': case 'stepResult':
+        return { k: 'int', e: X.sym(e.name) };
+      case 'constructor': case 'function':
+        this.report('elab/argument-kind', e.range, `${e.name} is a built-in ${def.kind}: call it, e.g. ${e.name}(...)`);
+        return BAD;
+      default:
+        this.report('elab/argument-kind', e.range, `${def.kind} ${e.name} has no value here`);
+        return BAD;
+    }
+  }
+
+  private binary(e: ast.Binary): Val {
+    const a = this.int(e.left);
+    const b = this.int(e.right);
+    if (!a || !b) return BAD;
+    switch (e.op) {
+      case '+': return { k: 'int', e: X.add(a, b) };
+      case '-': return { k: 'int', e: X.sub(a, b) };
+      case '*': return { k: 'int', e: X.mul(a, b) };
+      case '/': case '%': {
+        if (this.isZeroHere(b)) {
+          this.report('elab/eval-error', e.right.range, `division by zero: this evaluates to 0 at the param values`);
+          return BAD;
+        }
+        return { k: 'int', e: e.op === '/' ? X.floorDiv(a, b) : X.mod(a, b) };
+      }
+      case 'and': return { k: 'int', e: X.and(a, b) };
+      case 'or': return { k: 'int', e: X.or(a, b) };
+      default: return { k: 'int', e: X.cmp(e.op, a, b) };
+    }
+  }
+
+  private isZeroHere(b: X.Expr): boolean {
+    try {
+      return X.evaluate(b, this.model.env) === 0n;
+    } catch {
+      return false;
+    }
+  }
+
+  /** Records a query for codegen/hover. */
+  query(q: Query): Val {
+    this.model.queries.set(q.node, q);
+    return { k: 'query', q };
+  }
+}
