@@ -1,10 +1,17 @@
-// `buildEmitModel`: a .layout text analysed for code generation (parse, resolve, param values,
-// binding evaluation, printers). Pure: no file access.
+// `buildEmitModel`: a .layout text analysed for code generation: parse, resolve, elaborate
+// (server/src/check/elaborate.ts), then per binding the elaborated query's simplified
+// expression(s) and the target's printer. Pure: no file access. Never throws.
+//
+// Names in generated text: `param`s stay symbols, `const`s are folded, free index names and
+// earlier binding names are symbols. `let`s are inlined, except in a built-in where the template's
+// code defines the let itself (`num_pid_m` in the matmul), which then stays by name as in LEGO.
 import { parse, resolve } from '../../../grammar/src/index.js';
-import { Values } from '../check/rules/values.js';
+import type * as ast from '../../../grammar/src/ast.js';
+import type { Diagnostic } from '../../../grammar/src/diagnostic.js';
+import { elaborate, queryExpr, inline, type Model } from '../check/elaborate.js';
 import { printC, printTriton, type Expr } from '../expr/index.js';
-import { Binder } from './bind.js';
 import { findBuiltin } from './builtins.js';
+import type { BindingValue } from './emit-kernel.js';
 import type { EmitModel } from './index.js';
 
 export interface BuildModelOptions {
@@ -15,26 +22,41 @@ export interface BuildModelOptions {
 export function buildEmitModel(text: string, path: string, opts: BuildModelOptions = {}): EmitModel {
   const parsed = parse(text);
   const resolution = resolve(parsed.file, parsed.lines);
-  const paramValues = new Map<string, bigint>();
+  let model: Model | undefined;
+  let elabDiagnostics: Diagnostic[] = [];
   try {
-    const values = new Values(parsed.file, resolution, text);
-    for (const [k, v] of values.base.params) paramValues.set(k, v);
+    const e = elaborate(parsed.file, resolution);
+    model = e.model;
+    elabDiagnostics = e.diagnostics;
   } catch {
-    // no values: param_NAME placeholders are then missing, and reported as such
+    model = undefined;
   }
-  const binder = new Binder({ file: parsed.file, resolution, paramValues });
+  const paramValues = new Map<string, bigint>();
+  for (const [name, p] of model?.params ?? []) if (p.value !== undefined) paramValues.set(name, p.value);
   return {
     path,
     sourceLabel: opts.sourceLabel ?? path,
     text,
     file: parsed.file,
     paramValues,
-    evaluate(kernel, binding) {
+    evaluate(kernel: ast.KernelDecl, binding: ast.Binding): BindingValue {
+      const where = binding.value.range;
+      const inside = elabDiagnostics.filter((d) => d.severity === 'error' && d.range.start >= where.start && d.range.end <= where.end);
+      if (inside.length) return { ok: false, diagnostics: inside };
+      if (!model) return { ok: false, diagnostics: [cannot(where, 'the file could not be elaborated')] };
+      const r = queryExpr(model, binding.value);
+      if (!r.ok) return { ok: false, diagnostics: [cannot(where, r.message)] };
       const b = kernel.template?.kind === 'builtin' ? findBuiltin(kernel.template.name.name) : undefined;
-      return binder.evaluate(binding, b?.scope ?? []);
+      const keep = new Set(b?.scope ?? []);
+      const defs = new Map([...model.defs].filter(([name]) => !keep.has(name)));
+      return { ok: true, exprs: r.exprs.map((e) => inline(e, defs)) };
     },
     print(e: Expr, target: 'cuda' | 'triton'): string {
       return target === 'cuda' ? printC(e) : printTriton(e);
     },
   };
+}
+
+function cannot(range: ast.Range, why: string): Diagnostic {
+  return { code: 'kernel/cannot-evaluate', severity: 'error', message: `cannot generate code for this binding: ${why}`, range };
 }
