@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { buildEmitModel, emitBlock, emitFile, kernelDiagnostics, type EmitModel } from '../../server/src/codegen/index.js';
-import { evaluate, type Expr } from '../../server/src/expr/index.js';
+import { add, countOps, evaluate, floorDiv, int, max, min, mod, mul, printTriton, sym, type Expr } from '../../server/src/expr/index.js';
 import type { KernelDecl } from '../../grammar/src/ast.js';
 
 const root = resolve(import.meta.dirname, '../..');
@@ -56,9 +56,15 @@ test('matmul: the A, B, C offsets are LEGO\'s reference strings, in the kernel\'
   assert.ok(py.includes('        b = tl.load(b_ptr + (BN*pid_n + N*(BK*k + ((tl.arange(0, BK))[:, None])) + ((tl.arange(0, BN))[None, :])))\n'));
   assert.ok(py.includes('    tl.store(c_ptr + (BN*pid_n + N*(BM*pid_m + ((tl.arange(0, BM))[:, None])) + ((tl.arange(0, BN))[None, :])), c)\n'));
   assert.ok(py.includes('M_DEFAULT, N_DEFAULT, K_DEFAULT = 4096, 4096, 4096\nBM_DEFAULT, BN_DEFAULT, BK_DEFAULT, GM_DEFAULT = 128, 256, 64, 8\n'));
-  // LEGO's shipped strings (lego-semantics §12.2), which the reference only reaches with a 10 s prover timeout
-  assert.ok(py.includes('\n    pid_m = pid % min(GM, num_pid_m) + (((pid)//(num_pid_n*min(GM, num_pid_m))) % max(1, ((num_pid_m)//(GM))))*min(GM, num_pid_m)\n' +
-    '    pid_n = ((pid % (num_pid_n*min(GM, num_pid_m)))//(min(GM, num_pid_m)))\n'));
+  const e = exprs(example('matmul.layout'), 'matmul');
+  assert.ok(py.includes(`\n    pid_m = ${printTriton(e.get('pid_m')!)}\n    pid_n = ${printTriton(e.get('pid_n')!)}\n`));
+  // No more operations than LEGO's shipped strings (lego-semantics §12.2), rebuilt here as Exprs.
+  const [pid, npm, npn, GM] = ['pid', 'num_pid_m', 'num_pid_n', 'GM'].map(sym);
+  const g = min(GM, npm);
+  const legoPidM = add(mod(pid, g), mul(mod(floorDiv(pid, mul(npn, g)), max(int(1), floorDiv(npm, GM))), g));
+  const legoPidN = floorDiv(mod(pid, mul(npn, g)), g);
+  assert.ok(countOps(e.get('pid_m')!) <= countOps(legoPidM), `pid_m: ${countOps(e.get('pid_m')!)} ops, LEGO ${countOps(legoPidM)}`);
+  assert.ok(countOps(e.get('pid_n')!) <= countOps(legoPidN), `pid_n: ${countOps(e.get('pid_n')!)} ops, LEGO ${countOps(legoPidN)}`);
 });
 
 test('matmul: pid_m, pid_n compute the hand-written grouped order at every program id', () => {
