@@ -7,8 +7,14 @@ import { buildEmitModel, emitFile, planEmit } from '../../server/src/codegen/ind
 
 const root = resolve(import.meta.dirname, '../..');
 const outDir = join(root, 'bench/gpu/out');
-rmSync(outDir, { recursive: true, force: true });
 mkdirSync(outDir, { recursive: true });
+// The folder is shared with the MLIR artifacts (mlir_matmul.*): remove only what we wrote last time.
+try {
+  const old = JSON.parse(readFileSync(join(outDir, 'manifest.json'), 'utf8')) as { kernels: { file: string }[] };
+  for (const k of old.kernels) if (!k.file.includes('/') && !k.file.startsWith('mlir_')) rmSync(join(outDir, k.file), { force: true });
+} catch {
+  // no manifest yet
+}
 
 const kernels: { builtin: string | null; kernel: string; file: string; source: string; target: string }[] = [];
 let failed = 0;

@@ -143,7 +143,7 @@ test('Row/Col basics: apply and inv', () => {
 });
 
 test('with param values (divisibility facts that hold there): still equal where they hold, no more operations', () => {
-  const ctx: A.SymContext = { env: new Map([['GM', 8n], ['num_pid_m', 32n], ['num_pid_n', 16n], ['M', 4096n], ['K', 4096n], ['BM', 128n], ['BK', 64n]]) };
+  const ctx: A.SymContext = { divisibility: true, env: new Map([['GM', 8n], ['num_pid_m', 32n], ['num_pid_n', 16n], ['M', 4096n], ['K', 4096n], ['BM', 128n], ['BK', 64n]]) };
   const [pm, pn] = A.invSym(pid, 'pid', ctx);
   const divisible = (r: ReturnType<typeof rng>) => {
     const GM = r(1, 9), npm = GM * r(1, 5), npn = r(1, 9);

@@ -1,7 +1,7 @@
 // Expressions compiled to closure trees over JS numbers, for enumeration (tables, GenP
 // checks). Built from data by a plain recursive walk: nothing is ever passed to eval/Function.
 // Every intermediate value is checked against 2^53, so a result is either exact or an error.
-import { EvalError, type Expr } from '../expr/index.js';
+import { EvalError, freeSymbols, int, substitute, type Expr } from '../expr/index.js';
 import { AlgebraError } from './types.js';
 
 /** Evaluates a compiled expression at the given slot values (slot i = `slots[i]`). */
@@ -30,6 +30,19 @@ export function modNum(a: number, b: number): number {
  */
 export function compileNum(e: Expr, slots: readonly string[], env: ReadonlyMap<string, bigint>): NumFn {
   const slotOf = new Map(slots.map((s, i) => [s, i]));
+  // fold the environment's values in first: constants combine with the canonical form
+  const fold = new Map<string, Expr>();
+  for (const s of freeSymbols(e)) {
+    const v = env.get(s);
+    if (!slotOf.has(s) && v !== undefined && v < 2n ** 53n && v > -(2n ** 53n)) fold.set(s, int(v));
+  }
+  if (fold.size) {
+    try {
+      e = substitute(e, fold);
+    } catch {
+      // keep e: its symbols then read the environment one by one
+    }
+  }
   const memo = new Map<Expr, NumFn>();
   const go = (x: Expr): NumFn => {
     let f = memo.get(x);
@@ -46,7 +59,7 @@ function build(x: Expr, go: (x: Expr) => NumFn, slotOf: ReadonlyMap<string, numb
   switch (x.kind) {
     case 'int': {
       const v = Number(x.value);
-      if (!(Math.abs(v) < LIMIT)) throw new AlgebraError(`the constant ${x.value} is beyond 2^53`);
+      if (!(Math.abs(v) < LIMIT)) return () => big(v, `the constant ${x.value}`);
       return () => v;
     }
     case 'sym': {

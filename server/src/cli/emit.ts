@@ -1,13 +1,14 @@
 // `layout emit FILE [--kernel NAME | --schedule NAME] --target cuda|triton|mlir --out DIR`
 //
 // Generates code from a .layout file and writes it under DIR; prints each file it wrote, and the
-// diagnostics (as `path:line:col: severity code: message`) when it cannot. Exit status: 0 when
+// diagnostics (as `path:line:col: severity: message [code]`, like `layout check`) when it cannot. Exit status: 0 when
 // every requested file was written, 1 on diagnostics or refused writes, 2 on usage errors.
 import { mkdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import * as nodePath from 'node:path';
 import type { Command } from 'commander';
-import type { Diagnostic } from '../../../grammar/src/diagnostic.js';
+import { LineIndex } from '../../../grammar/src/index.js';
 import { buildEmitModel, emitBlock, emitFile, planEmit, type EmitTarget } from '../codegen/index.js';
+import { formatLine, toJson } from './check.js';
 
 export interface EmitCliOptions {
   kernel?: string;
@@ -28,19 +29,19 @@ const TARGETS: readonly EmitTarget[] = ['cuda', 'triton', 'mlir'];
 /** Runs `layout emit`; returns the exit status. */
 export function runEmit(file: string, opts: EmitCliOptions, io: CliIo): number {
   if (opts.kernel !== undefined && opts.schedule !== undefined) {
-    io.err('layout emit: give --kernel or --schedule, not both');
+    io.err('layout: give --kernel or --schedule, not both');
     return 2;
   }
   if (opts.target !== undefined && !(TARGETS as readonly string[]).includes(opts.target)) {
-    io.err(`layout emit: unknown target '${opts.target}' (use cuda, triton or mlir)`);
+    io.err(`layout: unknown target '${opts.target}' (use cuda, triton or mlir)`);
     return 2;
   }
   if (opts.target === undefined && opts.kernel === undefined && opts.schedule === undefined) {
-    io.err('layout emit: give --target, or name a block with --kernel or --schedule');
+    io.err('layout: give --target, or name a block with --kernel or --schedule');
     return 2;
   }
   if (!opts.out) {
-    io.err('layout emit: give --out DIR');
+    io.err('layout: give --out DIR');
     return 2;
   }
   const path = nodePath.resolve(io.cwd, file);
@@ -48,7 +49,7 @@ export function runEmit(file: string, opts: EmitCliOptions, io: CliIo): number {
   try {
     text = readFileSync(path, 'utf8');
   } catch (e) {
-    io.err(`layout emit: cannot read ${file}: ${(e as NodeJS.ErrnoException).code ?? String(e)}`);
+    io.err(`layout: cannot read ${file}: ${(e as NodeJS.ErrnoException).code ?? String(e)}`);
     return 2;
   }
   // Templates must stay inside --root (default: the working directory when the file is in it,
@@ -76,18 +77,19 @@ export function runEmit(file: string, opts: EmitCliOptions, io: CliIo): number {
     : emitFile(model, target!, access);
 
   const shown = nodePath.relative(io.cwd, path) || file;
-  for (const d of result.diagnostics) io.err(formatDiagnostic(shown, text, d));
+  const lines = new LineIndex(text);
+  for (const d of result.diagnostics) io.err(formatLine(toJson(shown, lines, d)));
   const errors = result.diagnostics.filter((d) => d.severity === 'error').length;
   if (errors > 0) {
-    io.err(`layout emit: ${errors} error${errors === 1 ? '' : 's'}; nothing written`);
+    io.err(`layout: ${errors} error${errors === 1 ? '' : 's'}; nothing written`);
     return 1;
   }
   if (result.files.length === 0) {
-    io.err(`layout emit: ${shown} has no ${block !== undefined ? `block \`${block}\`` : `${target} blocks`} to emit`);
+    io.err(`layout: ${shown} has no ${block !== undefined ? `block \`${block}\`` : `${target} blocks`} to emit`);
     return 1;
   }
   const plan = planEmit(result.files, { outDir: nodePath.resolve(io.cwd, opts.out) });
-  for (const r of plan.refused) io.err(`layout emit: refused ${r.relPath}: ${r.reason}`);
+  for (const r of plan.refused) io.err(`layout: refused ${r.relPath}: ${r.reason}`);
   let failed = plan.refused.length;
   for (const w of plan.writes) {
     try {
@@ -96,23 +98,10 @@ export function runEmit(file: string, opts: EmitCliOptions, io: CliIo): number {
       io.out(`wrote ${nodePath.relative(io.cwd, w.absPath) || w.absPath} (${Buffer.byteLength(w.content)} bytes)`);
     } catch (e) {
       failed++;
-      io.err(`layout emit: cannot write ${w.absPath}: ${(e as NodeJS.ErrnoException).code ?? String(e)}`);
+      io.err(`layout: cannot write ${w.absPath}: ${(e as NodeJS.ErrnoException).code ?? String(e)}`);
     }
   }
   return failed > 0 ? 1 : 0;
-}
-
-/** `file:line:col: severity code: message`, 1-based line and column (UTF-16). */
-export function formatDiagnostic(file: string, text: string, d: Diagnostic): string {
-  let line = 1;
-  let col = 1;
-  for (let i = 0; i < d.range.start && i < text.length; i++) {
-    if (text.charCodeAt(i) === 10) {
-      line++;
-      col = 1;
-    } else col++;
-  }
-  return `${file}:${line}:${col}: ${d.severity} ${d.code}: ${d.message}`;
 }
 
 /** Adds `emit` to the CLI. */
