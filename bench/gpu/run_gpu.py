@@ -336,7 +336,20 @@ if "softmax_fp32" in res:
 if "nw_tiles" in res:
     r = res["nw_tiles"]
     lines += ["", "## NW tiles (anti-diagonal shared buffer)", "", f"{r['tiles']} tiles of {r['tile']}x{r['tile']}: {r['ms']:.4f} ms"]
-lines += ["", "## MLIR", "", (res["mlir"] if isinstance(res.get("mlir"), str) else "see gpu-results.json (`mlir`)")]
+lines += ["", "## MLIR schedules (bench/gpu/mlir_matmul.py, fp32)", ""]
+mlir_json = os.path.join(OUT, "gpu-mlir.json")
+if isinstance(res.get("mlir"), str):
+    lines.append(res["mlir"])
+elif os.path.exists(mlir_json):
+    mj = json.load(open(mlir_json))
+    lines += [f"Reference: {mj.get('reference', 'torch.matmul')}; timing: {mj.get('timing', '-')}; source: {mj.get('source', '-')}.", "",
+              "| variant | sizes | correct | MLIR TFLOP/s | torch TFLOP/s | MLIR / torch |", "|---|---|---|---|---|---|"]
+    for v in mj.get("variants", []):
+        sz = "x".join(str(x) for x in v.get("sizes", {}).values())
+        lines.append(f"| {v['name']} | {sz} | {'ok' if v.get('allclose') else '**FAIL**'} | {fmt(v.get('mlir_tflops'))} | "
+                     f"{fmt(v.get('torch_tflops'))} | {fmt(v.get('mlir_over_torch'), 3)} |")
+else:
+    lines.append("mlir_matmul.py ran but wrote no gpu-mlir.json; see gpu-results.json (`mlir`)")
 if res["errors"]:
     lines += ["", "## Errors", ""] + [f"```\n{e}\n```" for e in res["errors"]]
 md = "\n".join(lines) + "\n"
