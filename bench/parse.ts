@@ -6,7 +6,7 @@ import { cpus, loadavg } from 'node:os';
 import { parse, resolve } from '../grammar/src/index.js';
 
 const TARGET_LINES = 10_000;
-const RUNS = 15;
+const RUNS = 25;
 const WARMUP = 5;
 
 /** One block of declarations in the style of the examples, with names made unique by `k`. */

@@ -25,7 +25,8 @@ const r = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-repo
 });
 let status = r.status ?? 1;
 // Second step, only for a full run (no filter): the real-VS-Code suite (test/e2e/run.mjs). It prints a SKIP
-// line and succeeds when code-server or chromium is not installed (see .ci/run), or when LAYOUT_E2E=0.
+// line and succeeds when code-server or chromium is not installed (see .ci/run; where CI is set it fails
+// instead), or when LAYOUT_E2E=0.
 if (!filter) {
   if (process.env.LAYOUT_E2E === '0') console.log('SKIP real-VS-Code tests: LAYOUT_E2E=0');
   else {

@@ -1,45 +1,70 @@
 // "Layout: Emit Triton/CUDA/MLIR": asks the server (`workspace/executeCommand` `layout.emit`) to generate code
-// for the active file, or for the kernel/schedule block under the cursor, and opens what it wrote beside the source.
+// for the active file, or for the kernel/schedule block under the cursor. The server's "Emit …" code lenses
+// and source actions call `layout.emit` directly; the language client hands their answer to `presentEmit`
+// too (see server.ts). Either way, what was written opens beside the source and a message says what was
+// written, or why nothing was.
 import * as vscode from 'vscode';
 import { EMIT_COMMAND } from '../../server/src/lsp/protocol.js';
 import type { EmitArgs, EmitResult, EmitTarget } from '../../server/src/lsp/protocol.js';
 import { blockAt, checkEmitResult } from './blocks.js';
 import type { SymbolLike } from './blocks.js';
+import { EMIT_LABEL, emitSummary } from './command-args.js';
+import { notify } from './notify.js';
 import type { LayoutServer } from './server.js';
-
-const label: Record<EmitTarget, string> = { triton: 'Triton', cuda: 'CUDA', mlir: 'MLIR' };
 
 /** Runs one emit. `resource`: a file picked in the explorer (then the whole file); otherwise the active editor. */
 export async function emit(target: EmitTarget, server: LayoutServer, log: vscode.LogOutputChannel, resource?: vscode.Uri): Promise<EmitResult | undefined> {
   let doc: vscode.TextDocument;
   let block: string | undefined;
   const editor = vscode.window.activeTextEditor;
-  if (resource instanceof vscode.Uri && resource.toString() !== editor?.document.uri.toString()) {
-    doc = await vscode.workspace.openTextDocument(resource);
-  } else if (editor && editor.document.languageId === 'layout') {
-    doc = editor.document;
-    const symbols = await vscode.commands.executeCommand<SymbolLike[] | undefined>('vscode.executeDocumentSymbolProvider', doc.uri);
-    block = blockAt(symbols, editor.selection.active.line, (n) => doc.lineAt(n).text);
-  } else {
-    void vscode.window.showInformationMessage(`Layout: open a .layout file to emit ${label[target]}.`);
+  try {
+    if (resource instanceof vscode.Uri && resource.toString() !== editor?.document.uri.toString()) {
+      doc = await vscode.workspace.openTextDocument(resource);
+    } else if (editor && editor.document.languageId === 'layout') {
+      doc = editor.document;
+      const symbols = await vscode.commands.executeCommand<SymbolLike[] | undefined>('vscode.executeDocumentSymbolProvider', doc.uri);
+      block = blockAt(symbols, editor.selection.active.line, (n) => doc.lineAt(n).text);
+    } else {
+      void notify('info', `Layout: open a .layout file to emit ${EMIT_LABEL[target]}.`);
+      return undefined;
+    }
+  } catch (err) {
+    void notify('error', `Layout: emitting ${EMIT_LABEL[target]} failed: ${(err as Error)?.message ?? String(err)}`);
     return undefined;
   }
   if (doc.languageId !== 'layout') {
-    void vscode.window.showInformationMessage(`Layout: ${vscode.workspace.asRelativePath(doc.uri)} is not a .layout file.`);
+    void notify('info', `Layout: ${vscode.workspace.asRelativePath(doc.uri)} is not a .layout file.`);
     return undefined;
   }
   const args: EmitArgs = { uri: doc.uri.toString(), target, version: doc.version, ...(block ? { block } : {}) };
-  let result: EmitResult;
+  let answer: unknown;
   try {
     const client = await server.whenReady();
-    result = checkEmitResult(await client.sendRequest('workspace/executeCommand', { command: EMIT_COMMAND, arguments: [args] }));
+    answer = await client.sendRequest('workspace/executeCommand', { command: EMIT_COMMAND, arguments: [args] });
   } catch (err) {
-    const msg = `Layout: emitting ${label[target]} failed: ${(err as Error)?.message ?? String(err)}`;
-    log.error(msg);
-    void vscode.window.showErrorMessage(msg);
+    emitFailed(args, err, log);
     return undefined;
   }
-  const what = block ? `${block} (${label[target]})` : `${vscode.workspace.asRelativePath(doc.uri)} (${label[target]})`;
+  return presentEmit(args, answer, log);
+}
+
+/** Reports a failed `layout.emit` request. */
+export function emitFailed(args: EmitArgs, err: unknown, log: vscode.LogOutputChannel): void {
+  const msg = `Layout: emitting ${EMIT_LABEL[args.target]} failed: ${(err as Error)?.message ?? String(err)}`;
+  log.error(msg);
+  void notify('error', msg);
+}
+
+/** Logs the server's answer to `layout.emit`, opens each written file beside the source and says what happened. */
+export async function presentEmit(args: EmitArgs, answer: unknown, log: vscode.LogOutputChannel): Promise<EmitResult> {
+  const result = checkEmitResult(answer);
+  let source: string;
+  try {
+    source = vscode.workspace.asRelativePath(vscode.Uri.parse(args.uri));
+  } catch {
+    source = args.uri;
+  }
+  const what = `${args.block ?? source} (${EMIT_LABEL[args.target]})`;
   for (const m of result.messages) log.info(`emit ${what}: ${m}`);
   for (const w of result.written) {
     log.info(`emit ${what}: wrote ${w}`);
@@ -49,10 +74,14 @@ export async function emit(target: EmitTarget, server: LayoutServer, log: vscode
       log.warn(`could not open ${w}: ${(err as Error)?.message ?? String(err)}`);
     }
   }
-  if (result.written.length === 0) {
-    void vscode.window.showWarningMessage(`Layout: nothing written for ${what}. ${result.messages.join(' ')}`.trim());
-  } else if (result.messages.length > 0) {
-    void vscode.window.showInformationMessage(`Layout: wrote ${result.written.length} file(s) for ${what}. ${result.messages.join(' ')}`);
-  }
+  const relative = (uri: string) => {
+    try {
+      return vscode.workspace.asRelativePath(vscode.Uri.parse(uri));
+    } catch {
+      return uri;
+    }
+  };
+  const summary = emitSummary(result, what, relative);
+  void notify(summary.level, summary.text);
   return result;
 }

@@ -5,9 +5,13 @@ import { emit } from './emit.js';
 import { LayoutServer } from './server.js';
 import { ServerStatus } from './status.js';
 import { PicturePanel } from './picture/panel.js';
-import type { PictureState } from './picture/panel.js';
+import type { PictureRequester, PictureState } from './picture/panel.js';
+import { SHOW_LAYOUT_COMMAND } from '../../server/src/lsp/protocol.js';
 import type { EmitResult, EmitTarget } from '../../server/src/lsp/protocol.js';
 import type { ServerState } from './status.js';
+import { parseShowLayoutArg } from './command-args.js';
+import { notify, shownMessages } from './notify.js';
+import type { ShownMessage } from './notify.js';
 
 /** What `activate` returns: used by the real-VS-Code tests (test/e2e/suite). */
 export interface LayoutExtensionApi {
@@ -16,6 +20,8 @@ export interface LayoutExtensionApi {
   /** the running server's `initialize` capabilities, once it runs */
   capabilities(timeoutMs?: number): Promise<Record<string, unknown>>;
   picture(): { state: PictureState; exportSvg(dest: vscode.Uri): Promise<vscode.Uri | undefined>; onDidRender: vscode.Event<PictureState> } | undefined;
+  /** the messages the extension showed lately, oldest first */
+  messages(): readonly ShownMessage[];
 }
 
 let server: LayoutServer | undefined;
@@ -35,18 +41,7 @@ export function activate(ctx: vscode.ExtensionContext): LayoutExtensionApi {
     vscode.commands.registerCommand('layout.emitTriton', emitCommand('triton')),
     vscode.commands.registerCommand('layout.emitCuda', emitCommand('cuda')),
     vscode.commands.registerCommand('layout.emitMlir', emitCommand('mlir')),
-    vscode.commands.registerCommand('layout.showLayout', (arg?: unknown) => {
-      // `{ picture }`: draw a given payload (tests); otherwise the layout at the cursor.
-      if (typeof arg === 'object' && arg !== null && 'picture' in arg) {
-        return PicturePanel.showPayload(ctx.extensionUri, request, log, (arg as { picture: unknown }).picture).state;
-      }
-      const editor = vscode.window.activeTextEditor;
-      if (!editor || editor.document.languageId !== 'layout') {
-        void vscode.window.showInformationMessage('Layout: open a .layout file and put the cursor on a layout to show it.');
-        return undefined;
-      }
-      return PicturePanel.show(ctx.extensionUri, request, log, editor.document, editor.selection.active).state;
-    }),
+    vscode.commands.registerCommand(SHOW_LAYOUT_COMMAND, (arg?: unknown) => showLayout(ctx, request, log, arg)),
     vscode.commands.registerCommand('layout.restartServer', () => srv.restart()),
     vscode.commands.registerCommand('layout.showOutput', () => log.show(true)),
     { dispose: () => PicturePanel.current?.dispose() },
@@ -64,7 +59,35 @@ export function activate(ctx: vscode.ExtensionContext): LayoutExtensionApi {
       const p = PicturePanel.current;
       return p && { state: p.state, exportSvg: (dest: vscode.Uri) => p.exportSvg(dest), onDidRender: p.onDidRender };
     },
+    messages: shownMessages,
   };
+}
+
+/**
+ * "Layout: Show Layout". `arg`: `{ picture }` draws a given payload (tests); `ShowLayoutArgs` (the server's
+ * "Show layout" code lens) draws that layout of that document; anything else (the palette; the editor title
+ * menu passes the file's URI) draws the layout at the cursor.
+ */
+async function showLayout(ctx: vscode.ExtensionContext, request: PictureRequester, log: vscode.LogOutputChannel, arg: unknown): Promise<PictureState | undefined> {
+  const what = parseShowLayoutArg(arg);
+  if (what.kind === 'payload') return PicturePanel.showPayload(ctx.extensionUri, request, log, what.picture).state;
+  if (what.kind === 'layout') {
+    let doc: vscode.TextDocument;
+    try {
+      doc = await vscode.workspace.openTextDocument(vscode.Uri.parse(what.uri, true));
+    } catch (err) {
+      void notify('warning', `Layout: cannot open ${what.uri} to show ${what.name ?? 'its layout'}: ${(err as Error)?.message ?? String(err)}`);
+      return undefined;
+    }
+    const p = what.position ? doc.validatePosition(new vscode.Position(what.position.line, what.position.character)) : new vscode.Position(0, 0);
+    return PicturePanel.show(ctx.extensionUri, request, log, doc, p, what.name).state;
+  }
+  const editor = vscode.window.activeTextEditor;
+  if (!editor || editor.document.languageId !== 'layout') {
+    void notify('info', 'Layout: open a .layout file and put the cursor on a layout to show it.');
+    return undefined;
+  }
+  return PicturePanel.show(ctx.extensionUri, request, log, editor.document, editor.selection.active).state;
 }
 
 export function deactivate(): Promise<void> | undefined {

@@ -1,11 +1,16 @@
 // Starts the bundled language server (dist/server.js) over IPC, restarts it when it dies (with a visible
-// message, and not in a crash loop), and reflects its state in the status bar.
+// message, and not in a crash loop), and reflects its state in the status bar. The server's own commands
+// (`layout.emit`, run from its code lenses and source actions) get their answer shown (emit.ts).
 import * as vscode from 'vscode';
 import { existsSync } from 'node:fs';
 import { CloseAction, ErrorAction, LanguageClient, State, TransportKind } from 'vscode-languageclient/node';
 import type { LanguageClientOptions, ServerOptions } from 'vscode-languageclient/node';
+import { EMIT_COMMAND } from '../../server/src/lsp/protocol.js';
 import { RestartPolicy } from './restart-policy.js';
 import type { ServerStatus } from './status.js';
+import { checkEmitArgs } from './command-args.js';
+import { emitFailed, presentEmit } from './emit.js';
+import { notify } from './notify.js';
 
 export const CLIENT_ID = 'layout';
 export const CLIENT_NAME = 'Layout Language Server';
@@ -32,7 +37,7 @@ export class LayoutServer implements vscode.Disposable {
       const msg = `The Layout language server is missing (${module}); build it with "npm run build".`;
       this.log.error(msg);
       this.status.set('error', msg);
-      void vscode.window.showErrorMessage(msg);
+      void notify('error', msg);
       return;
     }
     const serverOptions: ServerOptions = {
@@ -47,6 +52,21 @@ export class LayoutServer implements vscode.Disposable {
       synchronize: { configurationSection: 'layout' },
       outputChannel: this.log,
       traceOutputChannel: this.log,
+      middleware: {
+        // a code lens or source action runs `layout.emit` as a VS Code command: show what it wrote
+        executeCommand: async (command, args, next) => {
+          const emitArgs = command === EMIT_COMMAND ? checkEmitArgs(args[0]) : undefined;
+          if (!emitArgs) return next(command, args);
+          let answer: unknown;
+          try {
+            answer = await next(command, args);
+          } catch (err) {
+            emitFailed(emitArgs, err, this.log);
+            return undefined;
+          }
+          return presentEmit(emitArgs, answer, this.log);
+        },
+      },
       errorHandler: {
         error: (error, _message, count) => {
           this.log.error(`connection to the language server: ${error.message} (${count ?? 1} in a row)`);
@@ -58,12 +78,12 @@ export class LayoutServer implements vscode.Disposable {
           if (d.restart) {
             this.log.warn(d.message);
             this.status.set('starting', d.message);
-            void vscode.window.showWarningMessage(d.message);
+            void notify('warning', d.message);
             return { action: CloseAction.Restart, handled: true };
           }
           this.log.error(d.message);
           this.status.set('error', d.message);
-          void vscode.window.showErrorMessage(d.message, 'Restart', 'Show Output').then((choice) => {
+          void notify('error', d.message, 'Restart', 'Show Output').then((choice) => {
             if (choice === 'Restart') void vscode.commands.executeCommand('layout.restartServer');
             else if (choice === 'Show Output') this.log.show(true);
           });
@@ -90,7 +110,7 @@ export class LayoutServer implements vscode.Disposable {
       const msg = `The Layout language server failed to start: ${(err as Error)?.message ?? String(err)}`;
       this.log.error(msg);
       this.status.set('error', msg);
-      void vscode.window.showErrorMessage(msg, 'Show Output').then((c) => c && this.log.show(true));
+      void notify('error', msg, 'Show Output').then((c) => c && this.log.show(true));
     }
   }
 

@@ -25,7 +25,6 @@ export const WELL_FORMED_INT = /^[0-9]+(?:_[0-9]+)*$/;
 
 export function lex(text: string): LexResult {
   const r = theLexer().tokenize(text);
-  for (const t of r.tokens) t.endOffset = t.startOffset + t.image.length - 1;
   const diagnostics: Diagnostic[] = [];
   for (const e of r.errors) {
     const bad = text.slice(e.offset, e.offset + e.length);
@@ -38,7 +37,10 @@ export function lex(text: string): LexResult {
     });
   }
   for (const t of r.tokens) {
-    if (t.tokenType === Int && !WELL_FORMED_INT.test(t.image)) {
+    t.endOffset = t.startOffset + t.image.length - 1;
+    const type = t.tokenType;
+    if (type === Int) {
+      if (WELL_FORMED_INT.test(t.image)) continue;
       diagnostics.push({
         code: 'lex/malformed-integer',
         severity: 'error',
@@ -47,7 +49,7 @@ export function lex(text: string): LexResult {
           : `integer literal '${t.image}' is malformed`,
         range: { start: t.startOffset, end: t.startOffset + t.image.length },
       });
-    } else if (t.tokenType === UnterminatedString) {
+    } else if (type === UnterminatedString) {
       diagnostics.push({
         code: 'lex/unterminated-string',
         severity: 'error',

@@ -180,10 +180,9 @@ export class Lowering {
   expr(cst: CstNode | undefined, at: number): ast.Expr {
     if (!cst) return errorAt(at);
     const c = cst.children as Children;
-    const operands = nodes(c.operand);
-    if (operands.length === 0) return errorAt(at);
-    if (operands.length === 1 && c.BinaryOp === undefined) return this.operand(operands[0], at); // the common case
-    return new Climber(this, operands, toks(c.BinaryOp), at).run();
+    // the first operand's parts are the expression node's own children (see the grammar)
+    if (c.BinaryOp === undefined) return this.operand(cst, at); // the common case
+    return new Climber(this, [cst, ...nodes(c.operand)], toks(c.BinaryOp), at).run();
   }
 
   /**
@@ -193,11 +192,13 @@ export class Lowering {
    */
   core(cst: CstNode, at: number): Outer {
     const c = cst.children as Children;
-    let e = this.primary(cst, at);
-    const parens = node(c.parens);
+    const atom = c.atom?.[0];
+    let e = this.primary(atom, c, at);
+    const parens = atom && 'name' in atom && atom.name === 'parens' ? atom : undefined;
     const start = parens ? rangeOf(parens, e.range.start).start : e.range.start;
-    for (const s of nodes(c.suffix)) e = this.suffix(e, start, s);
-    const end = Math.max(e.range.end, parens && !c.suffix ? rangeOf(parens, e.range.end).end : 0);
+    const suffixes = c.suffix;
+    if (suffixes) for (const s of suffixes) e = this.suffix(e, start, s as CstNode);
+    const end = Math.max(e.range.end, parens && !suffixes ? rangeOf(parens, e.range.end).end : 0);
     return { e, start: Math.min(start, e.range.start), end };
   }
 
@@ -237,32 +238,33 @@ export class Lowering {
     return { kind: 'Slice', range: r, ...(start ? { start } : {}), ...(stop ? { stop } : {}) };
   }
 
-  /** the primary inlined in an `operand` node */
-  private primary(cst: CstNode, at: number): ast.Expr {
-    const c = cst.children as Children;
-    const id = tok(c.Ident); // the most common primary first
-    if (id) {
-      const argsNode = node(c.args);
-      if (argsNode && tok(argsNode.children.LParen as IToken[])) {
-        const a = this.args(argsNode);
-        return { kind: 'Call', range: { start: id.startOffset, end: a.argsRange.end }, callee: ident(id), args: a.args, argsRange: a.argsRange };
+  /** the primary of an operand: its `atom` child (a token or a node), and the operand's children */
+  private primary(atom: CstNode | IToken | undefined, c: Children, at: number): ast.Expr {
+    if (!atom) return errorAt(at);
+    if ('name' in atom) {
+      switch (atom.name) {
+        case 'parens': return this.parens(atom, at);
+        case 'list': return this.list(atom);
+        case 'ifExpr': return this.ifExpr(atom);
       }
-      return { kind: 'Name', range: tokRange(id), name: id.image };
+      return errorAt(at);
     }
-    const i = tok(c.Int);
-    if (i) {
-      if (!WELL_FORMED_INT.test(i.image)) return { kind: 'Error', range: tokRange(i) }; // reported by the lexer
-      return { kind: 'Int', range: tokRange(i), value: BigInt(i.image.replace(/_/g, '')), text: i.image };
+    if (!real(atom)) return errorAt(at);
+    switch (atom.tokenType.name) {
+      case 'Ident': {
+        const argsNode = node(c.args);
+        if (argsNode && tok(argsNode.children.LParen as IToken[])) {
+          const a = this.args(argsNode);
+          return { kind: 'Call', range: { start: atom.startOffset, end: a.argsRange.end }, callee: ident(atom), args: a.args, argsRange: a.argsRange };
+        }
+        return { kind: 'Name', range: tokRange(atom), name: atom.image };
+      }
+      case 'Int':
+        if (!WELL_FORMED_INT.test(atom.image)) return { kind: 'Error', range: tokRange(atom) }; // reported by the lexer
+        return { kind: 'Int', range: tokRange(atom), value: BigInt(atom.image.replace(/_/g, '')), text: atom.image };
+      default:
+        return this.string(atom); // String or UnterminatedString
     }
-    const s = tok(c.StringLike);
-    if (s) return this.string(s);
-    const p = node(c.parens);
-    if (p) return this.parens(p, at);
-    const l = node(c.list);
-    if (l) return this.list(l);
-    const f = node(c.ifExpr);
-    if (f) return this.ifExpr(f, at);
-    return errorAt(at);
   }
 
   private parens(cst: CstNode, at: number): ast.Expr {
@@ -310,13 +312,12 @@ export class Lowering {
     return out;
   }
 
-  private ifExpr(cst: CstNode, at: number): ast.IfExpr {
+  private ifExpr(cst: CstNode): ast.IfExpr {
     const c = cst.children as Children;
     const ifTok = tok(c.If)!;
     const cond = this.expr(node(c.cond), endOf(ifTok)!);
     const then = this.expr(node(c.then), endOf(tok(c.Then)) ?? cond.range.end);
     const els = this.expr(node(c.else), endOf(tok(c.Else)) ?? then.range.end);
-    void at;
     return { kind: 'If', range: span(cst, ifTok.startOffset, Math.max(els.range.end, then.range.end, cond.range.end)), cond, then, else: els };
   }
 

@@ -55,6 +55,22 @@ const declKeywords = new Set<TokenType>(t.declarationKeywords);
 const openers = new Map<TokenType, TokenType>([[t.LParen, t.RParen], [t.LBracket, t.RBracket], [t.LCurly, t.RCurly]]);
 const closers = new Set<TokenType>([t.RParen, t.RBracket, t.RCurly]);
 const operatorTypes = new Set<TokenType>(t.allTokens.filter((x) => x.CATEGORIES?.includes(t.BinaryOp) || x.CATEGORIES?.includes(t.PrefixOp)));
+
+// Per-token-type flags, indexed by Chevrotain's tokenTypeIdx, for the scans over every token.
+const DECL = 1;
+const OPEN = 2;
+const CLOSE = 4;
+const OPERATOR = 8;
+const IF = 16;
+const flags = new Uint8Array(Math.max(...t.allTokens.map((x) => x.tokenTypeIdx ?? 0)) + 1);
+for (const x of declKeywords) flags[x.tokenTypeIdx!] |= DECL;
+for (const x of openers.keys()) flags[x.tokenTypeIdx!] |= OPEN;
+for (const x of closers) flags[x.tokenTypeIdx!] |= CLOSE;
+for (const x of operatorTypes) flags[x.tokenTypeIdx!] |= OPERATOR;
+flags[t.If.tokenTypeIdx!] |= IF;
+function flagsOf(tok: IToken): number {
+  return flags[tok.tokenTypeIdx] ?? 0;
+}
 const expressionEnds = new Set<TokenType>([t.RParen, t.RBracket, t.Ident, t.Int, t.StringTok, t.UnterminatedString]);
 const declWords = ['param', 'const', 'let', 'layout', 'perm', 'kernel', 'schedule'];
 
@@ -76,7 +92,7 @@ class Driver {
     const l = lex(text);
     this.tokens = l.tokens;
     this.comments = l.comments;
-    this.diagnostics.push(...l.diagnostics);
+    for (const d of l.diagnostics) this.diagnostics.push(d); // (no spread: there may be 100,000s)
     this.holes = l.diagnostics
       .filter((d) => d.code === 'lex/unexpected-character' || d.code === 'lex/unterminated-string')
       .map((d) => d.range.start);
@@ -90,8 +106,8 @@ class Driver {
     let i = 0;
     while (i < n) {
       let j = i + 1;
-      while (j < n && !declKeywords.has(this.tokens[j].tokenType)) j++;
-      if (!declKeywords.has(this.tokens[i].tokenType)) {
+      while (j < n && !(flagsOf(this.tokens[j]) & DECL)) j++;
+      if (!(flagsOf(this.tokens[i]) & DECL)) {
         this.stray(i, 'declaration');
       } else {
         const d = this.guard(i, () => this.declaration(i, j));
@@ -232,8 +248,9 @@ class Driver {
     let ops = 0;
     let ifs = 0;
     for (let i = s; i < e; i++) {
-      const tt = this.tokens[i].tokenType;
-      if (openers.has(tt)) {
+      const f = flagsOf(this.tokens[i]);
+      if (f === 0) continue;
+      if (f & OPEN) {
         if (++depth > MAX_NESTING) {
           this.diagnostics.push({
             code: 'parse/too-complex',
@@ -243,8 +260,8 @@ class Driver {
           });
           return false;
         }
-      } else if (closers.has(tt)) depth = Math.max(0, depth - 1);
-      else if (tt === t.If) {
+      } else if (f & CLOSE) depth = Math.max(0, depth - 1);
+      else if (f & IF) {
         if (++ifs > MAX_IFS) {
           this.diagnostics.push({
             code: 'parse/too-complex',
@@ -254,7 +271,7 @@ class Driver {
           });
           return false;
         }
-      } else if (operatorTypes.has(tt)) {
+      } else if (f & OPERATOR) {
         if (++ops > MAX_OPERATORS) {
           this.diagnostics.push({
             code: 'parse/too-complex',
@@ -270,11 +287,11 @@ class Driver {
   }
 
   private hasHole(from: number, to: number): boolean {
-    return this.holes.some((o) => o >= from && o <= to);
+    return anyWithin(this.holes, from, to);
   }
 
   private hasOpenString(from: number, to: number): boolean {
-    return this.openStrings.some((o) => o >= from && o <= to);
+    return anyWithin(this.openStrings, from, to);
   }
 
   /** A piece with a lexical hole before its error reports only the hole (see `holes`). */
@@ -429,6 +446,18 @@ class Driver {
     const tok = this.tokens[i];
     return tok ? { start: tok.startOffset, end: tok.startOffset + tok.image.length } : { start: 0, end: 0 };
   }
+}
+
+/** whether the sorted `xs` has a value in [from, to] (binary search: files may have many holes) */
+function anyWithin(xs: number[], from: number, to: number): boolean {
+  let lo = 0;
+  let hi = xs.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (xs[mid] < from) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo < xs.length && xs[lo] <= to;
 }
 
 function isReal(tok: IToken | undefined): tok is IToken {

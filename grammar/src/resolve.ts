@@ -56,6 +56,9 @@ export interface Resolution {
   diagnostics: Diagnostic[];
 }
 
+/** unknown names per file that get a did-you-mean suggestion (see `use`) */
+export const MAX_SUGGESTIONS = 100;
+
 const builtinDefs = new Map<string, Definition>();
 for (const n of CONSTRUCTORS) builtinDefs.set(n, { name: n, kind: 'constructor' });
 for (const n of FUNCTIONS) builtinDefs.set(n, { name: n, kind: 'function' });
@@ -91,6 +94,7 @@ class Resolver {
   private readonly declarations = new Map<ast.Ident, Definition>();
   private readonly freeSymbols: Definition[] = [];
   private readonly diagnostics: Diagnostic[] = [];
+  private suggestions = 0;
 
   constructor(private readonly lines: LineIndex) {}
 
@@ -351,10 +355,15 @@ class Resolver {
       this.diagnostics.push({ code: 'name/undefined', severity: 'error', message: hidden, range: node.range });
       return;
     }
-    const candidates: string[] = [...builtinDefs.keys()];
-    for (const m of scope.locals) candidates.push(...m.keys());
-    for (const [k, v] of this.globals) if (node.range.start >= v.visibleFrom) candidates.push(k);
-    const s = suggest(name, candidates);
+    // did-you-mean costs a scan of every visible name: only the first MAX_SUGGESTIONS unknown
+    // names of a file get one, so a generated file with thousands of them stays linear
+    let s: string | undefined;
+    if (this.suggestions++ < MAX_SUGGESTIONS) {
+      const candidates: string[] = [...builtinDefs.keys()];
+      for (const m of scope.locals) for (const k of m.keys()) candidates.push(k);
+      for (const [k, v] of this.globals) if (node.range.start >= v.visibleFrom) candidates.push(k);
+      s = suggest(name, candidates);
+    }
     this.diagnostics.push({
       code: 'name/undefined',
       severity: 'error',

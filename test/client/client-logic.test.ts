@@ -1,9 +1,11 @@
-// The VS Code-free parts of the client: webview HTML/CSP, the restart policy, block lookup, emit results.
+// The VS Code-free parts of the client: webview HTML/CSP, the restart policy, block lookup, emit results,
+// command arguments and the messages after an emit.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { contentSecurityPolicy, pictureHtml } from '../../client/src/picture/html.js';
 import { RestartPolicy } from '../../client/src/restart-policy.js';
 import { blockAt, checkEmitResult } from '../../client/src/blocks.js';
+import { checkEmitArgs, emitSummary, parseShowLayoutArg } from '../../client/src/command-args.js';
 
 const nonce = 'AbCdEfGhIjKlMnOpQrStUvWx';
 
@@ -67,4 +69,48 @@ test('checkEmitResult: keeps strings, turns anything malformed into a message', 
   assert.deepEqual(checkEmitResult({ written: ['file:///w/a.py', 3], messages: ['ok'] }), { written: ['file:///w/a.py'], messages: ['ok'] });
   assert.deepEqual(checkEmitResult(null), { written: [], messages: ['The language server returned no result for layout.emit.'] });
   assert.deepEqual(checkEmitResult({}), { written: [], messages: [] });
+});
+
+test('checkEmitArgs: the EmitArgs of a layout.emit lens or action, or undefined', () => {
+  assert.deepEqual(checkEmitArgs({ uri: 'file:///w/k.layout', target: 'triton', block: 'copy', version: 4 }), { uri: 'file:///w/k.layout', target: 'triton', version: 4, block: 'copy' });
+  assert.deepEqual(checkEmitArgs({ uri: 'file:///w/k.layout', target: 'mlir', version: 1 }), { uri: 'file:///w/k.layout', target: 'mlir', version: 1 });
+  // no version: -1 (the client uses these only to word its message; the server gets the arguments as sent)
+  assert.deepEqual(checkEmitArgs({ uri: 'file:///w/k.layout', target: 'cuda' }), { uri: 'file:///w/k.layout', target: 'cuda', version: -1 });
+  for (const bad of [undefined, null, 'file:///w/k.layout', {}, { uri: 'file:///w/k.layout', target: 'rust', version: 1 }, { uri: 3, target: 'cuda' }, { uri: 'u', target: 'cuda', block: 7 }]) {
+    assert.equal(checkEmitArgs(bad), undefined, JSON.stringify(bad));
+  }
+});
+
+test('emitSummary: names what was written (at most 5 files), or says why nothing was', () => {
+  const rel = (u: string) => u.replace('file:///w/', '');
+  assert.deepEqual(emitSummary({ written: ['file:///w/generated/copy.py'], messages: [] }, 'copy (Triton)', rel), { level: 'info', text: 'Layout: wrote generated/copy.py for copy (Triton).' });
+  assert.deepEqual(emitSummary({ written: ['file:///w/a.cu', 'file:///w/b.cu'], messages: ['refused c.cu: it is open with unsaved changes'] }, 'k.layout (CUDA)', rel), {
+    level: 'info', text: 'Layout: wrote a.cu, b.cu for k.layout (CUDA). refused c.cu: it is open with unsaved changes',
+  });
+  const seven = Array.from({ length: 7 }, (_, k) => `file:///w/f${k}.mlir`);
+  assert.equal(emitSummary({ written: seven, messages: [] }, 'k.layout (MLIR)', rel).text, 'Layout: wrote f0.mlir, f1.mlir, f2.mlir, f3.mlir, f4.mlir and 2 more for k.layout (MLIR).');
+  assert.deepEqual(emitSummary({ written: [], messages: ['the document changed (version 3, the request was for 2); nothing was written'] }, 'copy (Triton)', rel), {
+    level: 'warning', text: 'Layout: nothing written for copy (Triton): the document changed (version 3, the request was for 2); nothing was written',
+  });
+  assert.deepEqual(emitSummary({ written: [], messages: ['error tile/not-divisible (line 3): 32 does not divide M = 100', 'nothing was written'] }, 'k.layout (Triton)', rel), {
+    level: 'warning', text: 'Layout: nothing written for k.layout (Triton): error tile/not-divisible (line 3): 32 does not divide M = 100; nothing was written',
+  });
+  assert.deepEqual(emitSummary({ written: [], messages: [] }, 'copy (Triton)', rel), { level: 'warning', text: 'Layout: nothing written for copy (Triton).' });
+});
+
+test('parseShowLayoutArg: a payload, a lens\'s layout, or the cursor', () => {
+  const picture = { name: 'C' };
+  assert.deepEqual(parseShowLayoutArg({ picture }), { kind: 'payload', picture });
+  assert.deepEqual(parseShowLayoutArg({ uri: 'file:///w/p.layout', name: 'C', position: { line: 2, character: 7 } }), {
+    kind: 'layout', uri: 'file:///w/p.layout', name: 'C', position: { line: 2, character: 7 },
+  });
+  assert.deepEqual(parseShowLayoutArg({ uri: 'file:///w/p.layout', name: 'C' }), { kind: 'layout', uri: 'file:///w/p.layout', name: 'C' });
+  assert.deepEqual(parseShowLayoutArg({ uri: 'file:///w/p.layout', position: { line: 0, character: 0 }, name: '' }), { kind: 'layout', uri: 'file:///w/p.layout', position: { line: 0, character: 0 } });
+  // a bad position is dropped; with no name left, the cursor is used
+  assert.deepEqual(parseShowLayoutArg({ uri: 'file:///w/p.layout', name: 'C', position: { line: -1, character: 0 } }), { kind: 'layout', uri: 'file:///w/p.layout', name: 'C' });
+  assert.deepEqual(parseShowLayoutArg({ uri: 'file:///w/p.layout', position: { line: 1.5, character: 0 } }), { kind: 'cursor' });
+  // the palette passes nothing; the editor title menu passes the file's URI (an object without `uri`)
+  for (const arg of [undefined, null, 'C', 42, { scheme: 'file', path: '/w/p.layout' }, { uri: 7, name: 'C' }]) {
+    assert.deepEqual(parseShowLayoutArg(arg), { kind: 'cursor' }, JSON.stringify(arg));
+  }
 });

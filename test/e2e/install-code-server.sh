@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs code-server 4.100.3 (its bundled VS Code 1.100.3 server runs on node 20) for the real-VS-Code suite.
-# Idempotent: does nothing when it is already there. Needs (apt): libkrb5-dev pkg-config ripgrep.
+# Idempotent: does nothing when it is already there. Needs node 20 and (apt) ripgrep libkrb5-dev pkg-config
+# build-essential python3 (.ci/run installs them); reaches only the npm registry.
 # Target folder: $LAYOUT_E2E_HOME (default ~/.cache/layout-lang-e2e)/code-server-4.100.3; test/e2e/run.mjs looks there.
 set -euo pipefail
 VERSION=4.100.3
@@ -26,9 +27,12 @@ done
 cd "$DIR"
 printf '{ "name": "layout-e2e-code-server", "version": "0.0.0", "private": true }\n' > package.json
 # unsafe_perm: the postinstall refuses to run as root otherwise; yes: node-pty's postinstall runs `npx node-gyp`.
-# Native modules fall back to building against /usr/include/node (their prebuilt downloads cannot be reached).
-echo "code-server $VERSION: installing into $DIR (about 2 minutes)"
-if [ -z "${npm_config_nodedir:-}" ] && [ -f /usr/include/node/node.h ]; then export npm_config_nodedir=/usr; fi
+# Native modules fall back to building with node-gyp (their prebuilt downloads cannot be reached), against the
+# running node's own headers (<prefix>/include/node, as Debian/NodeSource packages and the official tarballs
+# ship them), so that node-gyp need not download headers either.
+echo "code-server $VERSION: installing into $DIR (1-2 minutes)"
+NODE_PREFIX=$(node -p 'require("path").resolve(process.execPath, "..", "..")')
+if [ -z "${npm_config_nodedir:-}" ] && [ -f "$NODE_PREFIX/include/node/node.h" ]; then export npm_config_nodedir="$NODE_PREFIX"; fi
 npm_config_unsafe_perm=true npm_config_yes=true \
   npm install --no-audit --no-fund --loglevel=error "code-server@$VERSION"
 [ -f "$MAIN" ] || { echo "install-code-server: $MAIN missing after install" >&2; exit 1; }

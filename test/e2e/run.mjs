@@ -3,16 +3,26 @@
 // test/e2e/workspace/) in Debian's headless chromium through playwright-core, passes the extension and the
 // suite in the workbench URL's `payload`, and waits for the exit code the workbench reports.
 //
-//   node test/e2e/run.mjs [--screenshots] [--keep] [--require]
+//   node test/e2e/run.mjs [--screenshots] [--keep] [--require] [--verbose] [--vsix]
 //     --screenshots  save docs/images/<name>.png when the suite asks (diagnostic-hover, layout-picture)
 //     --keep         keep the temporary folder (logs, workspace) and print its path
-//     --require      exit 1 (instead of printing SKIP and exiting 0) when code-server or chromium is missing
+//     --require      exit 1 (instead of printing SKIP and exiting 0) when code-server, chromium or
+//                    playwright-core is missing; implied when the environment has CI set (CI=true in .ci/run)
 //     --verbose      print the workbench's log as it comes (otherwise only on failure, and in <tmp>/workbench.log)
-//   env: LAYOUT_E2E_HOME (where test/e2e/install-code-server.sh installed code-server), LAYOUT_CHROMIUM,
-//        LAYOUT_E2E_STRICT=1 (a test skipped for a missing server feature fails instead)
-// A failed run leaves a screenshot in test/out/e2e-failure.png.
+//     --vsix         test the packaged extension (dist/layout-lang.vsix from `npm run package`, unpacked with
+//                    python3) instead of this checkout
+//   env: LAYOUT_E2E_HOME (where test/e2e/install-code-server.sh installed code-server), LAYOUT_CHROMIUM
+// Every test runs strictly: a server feature that is missing fails its test (nothing is skipped).
+// A failed test leaves a screenshot in test/out/e2e-failure-<n>.png (taken when it failed); a run that
+// ends without an exit code, test/out/e2e-failure.png.
+//
+// The suite talks to this driver through its log: `__driver__ {"id", "shot"?, "dir"?, "poke"?, "cell"?}` asks
+// for a screenshot (dir "docs": docs/images/<shot>.png, only with --screenshots; dir "out": test/out/<shot>.png,
+// always) and, with "poke", to use the layout picture webview like a person (read the cells, hover cell
+// number "cell", toggle the order); the driver then writes what it saw to <tmp>/sync/<id>.done, which the
+// suite waits for.
 import { spawn, spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { homedir, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -40,35 +50,71 @@ function missing() {
   return m;
 }
 
-/**
- * In the layout picture webview (a frame inside the workbench's webview iframe): hover the first cell and
- * read the tooltip, then click "Show physical order". Returns what it saw, for the suite to check.
- */
-async function pokeWebview(page) {
+/** In the picture webview (a frame inside the workbench's webview iframe): the frame that has `#mode`. */
+async function pictureFrame(page) {
   const deadline = Date.now() + 10_000;
-  let frame;
-  while (!frame && Date.now() < deadline) {
+  for (;;) {
     for (const f of page.frames()) {
-      if (await f.$('#mode').catch(() => null)) frame = f;
+      if (await f.$('#mode').catch(() => null)) return f;
     }
-    if (!frame) await new Promise((r) => setTimeout(r, 200));
+    if (Date.now() > deadline) return undefined;
+    await new Promise((r) => setTimeout(r, 200));
   }
+}
+
+/**
+ * Reads the drawn grid: per row (top to bottom), the cells' labels left to right joined by spaces, and their
+ * fill colours as letters (A = the first colour met, B = the next new one, ...).
+ */
+function readGrid(frame) {
+  return frame.$$eval('#grid rect[data-i]', (rects) => {
+    const cells = rects.map((r) => ({
+      x: Number(r.getAttribute('x')),
+      y: Number(r.getAttribute('y')),
+      fill: r.getAttribute('fill') ?? '',
+      label: r.nextElementSibling?.tagName.toLowerCase() === 'text' ? r.nextElementSibling.textContent ?? '' : '',
+    }));
+    const ys = [...new Set(cells.map((c) => c.y))].sort((a, b) => a - b);
+    const letters = new Map();
+    const letter = (f) => {
+      if (!letters.has(f)) letters.set(f, String.fromCharCode(65 + letters.size));
+      return letters.get(f);
+    };
+    const rows = ys.map((y) => cells.filter((c) => c.y === y).sort((a, b) => a.x - b.x));
+    return { labels: rows.map((r) => r.map((c) => c.label).join(' ')), fills: rows.map((r) => r.map((c) => letter(c.fill)).join('')) };
+  });
+}
+
+/**
+ * Uses the layout picture webview: reads the grid, hovers the cell `index` (of `cells`) and reads the tooltip,
+ * calls `beforeToggle` (the screenshot, with the tooltip showing), then clicks "Show physical order" and reads
+ * the caption.
+ */
+async function pokeWebview(page, index, beforeToggle) {
+  const frame = await pictureFrame(page);
   if (!frame) return { error: 'no webview frame with #mode' };
-  const cell = await frame.waitForSelector('#grid rect[data-i="5"]', { timeout: 5000 });
+  const cell = await frame.waitForSelector(`#grid rect[data-i="${index}"]`, { timeout: 5000 });
+  const grid = await readGrid(frame);
   await cell.hover();
   await frame.waitForSelector('#tip:not([hidden])', { timeout: 5000 });
   const tip = await frame.$eval('#tip', (e) => e.textContent);
+  await beforeToggle();
   await frame.click('#mode');
   await frame.waitForFunction(() => document.querySelector('#caption')?.textContent?.includes('physical order'), null, { timeout: 5000 });
   const caption = await frame.$eval('#caption', (e) => e.textContent);
   const button = await frame.$eval('#mode', (e) => e.textContent);
-  return { tip, caption, button };
+  return { tip, caption, button, labels: grid.labels, fills: grid.fills };
 }
 
+const ci = !!process.env.CI && !/^(0|false)$/i.test(process.env.CI);
 const lacking = missing();
 if (lacking.length > 0) {
+  if (args.has('--require') || ci) {
+    console.log(`FAIL real-VS-Code tests: missing ${lacking.join(', ')}${ci ? ' (required because CI is set)' : ''}`);
+    process.exit(1);
+  }
   console.log(`SKIP real-VS-Code tests: missing ${lacking.join(', ')}`);
-  process.exit(args.has('--require') ? 1 : 0);
+  process.exit(0);
 }
 
 // the bundles the run needs
@@ -81,6 +127,10 @@ for (const f of ['dist/extension.js', 'dist/webview.js', 'dist/test/e2e-suite.js
 }
 
 const { chromium } = await import('playwright-core');
+
+// failure screenshots of an earlier run would mislead
+const outDir = join(repo, 'test', 'out');
+if (existsSync(outDir)) for (const f of readdirSync(outDir)) if (/^e2e-failure.*\.png$/.test(f)) rmSync(join(outDir, f), { force: true });
 
 const work = mkdtempSync(join(tmpdir(), 'layout-e2e-'));
 const ws = join(work, 'ws');
@@ -124,6 +174,25 @@ const server = spawn(process.execPath, [serverMain, '--host', '127.0.0.1', '--po
 server.stdout.on('data', (d) => serverLog.push(String(d)));
 server.stderr.on('data', (d) => serverLog.push(String(d)));
 
+/** Carries out one `__driver__` request of the suite (see the top of this file). */
+async function drive(page, json) {
+  const req = JSON.parse(json);
+  const id = String(req.id ?? '').replace(/[^\w-]/g, '');
+  const shotName = typeof req.shot === 'string' ? req.shot.replace(/[^\w-]/g, '') : '';
+  const shoot = async () => {
+    if (!shotName) return;
+    const out = req.dir === 'out' ? join(repo, 'test', 'out', `${shotName}.png`) : args.has('--screenshots') ? join(repo, 'docs', 'images', `${shotName}.png`) : undefined;
+    if (!out) return;
+    mkdirSync(dirname(out), { recursive: true });
+    await page.screenshot({ path: out });
+    console.log(`e2e: screenshot ${out}`);
+  };
+  let report = {};
+  if (req.poke) report = await pokeWebview(page, Number.isInteger(req.cell) ? req.cell : 0, shoot).catch((e) => ({ error: e.message }));
+  else await shoot();
+  if (id) writeFileSync(join(work, 'sync', `${id}.done`), JSON.stringify(report));
+}
+
 let browser;
 let exitCode = 1;
 const results = [];
@@ -144,8 +213,17 @@ try {
   console.log(`e2e: VS Code server ${CODE_SERVER_VERSION} on ${base} after ${secs()} s`);
 
   const host = `127.0.0.1:${port}`;
+  let extensionPath = repo;
+  if (args.has('--vsix')) {
+    const vsix = join(repo, 'dist', 'layout-lang.vsix');
+    if (!existsSync(vsix)) throw new Error(`${vsix} is missing: run npm run package`);
+    const unzip = spawnSync('python3', ['-m', 'zipfile', '-e', vsix, join(work, 'vsix')], { encoding: 'utf8' });
+    if (unzip.status !== 0) throw new Error(`unpacking ${vsix}: ${unzip.stderr}`);
+    extensionPath = join(work, 'vsix', 'extension');
+    console.log(`e2e: testing the packaged extension ${vsix}`);
+  }
   const payload = [
-    ['extensionDevelopmentPath', `vscode-remote://${host}${repo}`],
+    ['extensionDevelopmentPath', `vscode-remote://${host}${extensionPath}`],
     ['extensionTestsPath', `vscode-remote://${host}${join(repo, 'dist', 'test', 'e2e-suite.js')}`],
   ];
   const url = `${base}/?folder=${encodeURIComponent(ws)}&payload=${encodeURIComponent(JSON.stringify(payload))}`;
@@ -161,22 +239,12 @@ try {
   const shots = [];
   await page.exposeFunction('codeAutomationLog', (type, logArgs) => {
     const text = (Array.isArray(logArgs) ? logArgs : [logArgs]).map((a) => (typeof a === 'string' ? a : JSON.stringify(a))).join(' ');
-    const m = /^__screenshot__ ([\w-]+)$/.exec(text.trim());
+    const m = /^__driver__ (\{.*\})$/.exec(text.trim());
     if (m) {
-      shots.push((async () => {
-        if (args.has('--screenshots')) {
-          const out = join(repo, 'docs', 'images', `${m[1]}.png`);
-          mkdirSync(dirname(out), { recursive: true });
-          await page.screenshot({ path: out });
-          console.log(`e2e: screenshot ${out}`);
-        }
-        // after the picture: use the webview like a person would, and tell the suite what it showed
-        const report = m[1] === 'layout-picture' ? await pokeWebview(page).catch((e) => ({ error: e.message })) : {};
-        writeFileSync(join(work, 'sync', `${m[1]}.done`), JSON.stringify(report));
-      })().catch((e) => console.log(`e2e: screenshot ${m[1]} failed: ${e.message}`)));
+      shots.push(drive(page, m[1]).catch((e) => console.log(`e2e: driver request ${m[1]} failed: ${e.message}`)));
       return;
     }
-    if (/^(PASS|FAIL|SKIP) /.test(text) || /^\d+ passed, \d+ failed/.test(text)) {
+    if (/^(PASS|FAIL) /.test(text) || /^\d+ passed, \d+ failed/.test(text)) {
       results.push(text);
       if (!/^\d+ passed/.test(text)) console.log(`e2e: ${text}`);
     } else {

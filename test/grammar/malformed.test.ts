@@ -203,3 +203,18 @@ test('an internal failure (here: a stack overflow on a small stack) becomes one 
     decls: ['b'],
   });
 });
+
+test('large broken inputs finish and report at most 101 diagnostics', () => {
+  let seed = 7;
+  const rnd = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
+  const garbage = Array.from({ length: 200_000 }, () => String.fromCharCode(Math.floor(rnd() * 256))).join('');
+  const many = Array.from({ length: 20_000 }, (_, i) => `let a${i} = @ [${i}`).join('\n');
+  for (const text of [garbage, many]) {
+    const r = frontEnd(text);
+    assert.ok(r.diagnostics.length > 0);
+    assert.ok(r.diagnostics.filter((d) => d.code.startsWith('lex/') || d.code.startsWith('parse/')).length <= 101);
+  }
+  // the 20,000 declarations are all there (each reports only its dropped '@', not its missing ']')
+  const r = frontEnd(many);
+  assert.equal(r.file.decls.length, 20_000);
+});

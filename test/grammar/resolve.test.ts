@@ -143,3 +143,12 @@ test('resolve accepts the text or its LineIndex and never mutates the AST', () =
   const d: Definition | undefined = r1.globals.get('a');
   assert.equal(d?.kind, 'let');
 });
+
+test('only the first 100 unknown names of a file get a suggestion (resolution stays linear)', () => {
+  const text = Array.from({ length: 3000 }, (_, i) => `let Mxyz${i}_ = 1\nlet a${i} = Mxyz${i}`).join('\n');
+  const r = resolve(parse(text).file, text);
+  assert.equal(r.diagnostics.length, 3000);
+  assert.equal(r.diagnostics.filter((d) => d.message.includes('did you mean')).length, 100);
+  assert.equal(r.diagnostics[99].message, "unknown name 'Mxyz99' (did you mean 'Mxyz99_'?)");
+  assert.equal(r.diagnostics[100].message, "unknown name 'Mxyz100'");
+});

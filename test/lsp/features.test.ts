@@ -316,8 +316,9 @@ describe('completion and signature help', () => {
 });
 
 describe('code lenses and actions', () => {
-  test('emit lenses above kernels and schedules carry the block and version', async () => {
+  test('show lenses above layouts carry the name and position; emit lenses above kernels and schedules the block and version', async () => {
     assert.deepEqual(await c.request('textDocument/codeLens', td()), [
+      { range: R(4, 7, 4, 8), command: { title: 'Show layout', command: 'layout.showLayout', arguments: [{ uri, name: 'A', position: { line: 4, character: 7 } }] } },
       { range: R(6, 7, 6, 13), command: { title: 'Emit Triton', command: 'layout.emit', arguments: [{ uri, target: 'triton', block: 'matmul', version: 1 }] } },
       { range: R(9, 9, 9, 13), command: { title: 'Emit MLIR', command: 'layout.emit', arguments: [{ uri, target: 'mlir', block: 'gemm', version: 1 }] } },
     ]);

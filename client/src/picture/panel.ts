@@ -8,6 +8,7 @@ import { buildModel, checkPicture, clampView, initialView, toSvg } from './model
 import type { ViewState } from './model.js';
 import { pictureHtml } from './html.js';
 import type { ToExtension, ToWebview } from './messages.js';
+import { notify } from '../notify.js';
 
 export const PICTURE_VIEW_TYPE = 'layout.picture';
 /** Re-request this long after the last edit. */
@@ -26,6 +27,8 @@ export interface PictureState {
   status: string;
   picture?: LayoutPicture;
   requests: number;
+  /** the params of the last `layout/picture` request */
+  lastRequest?: PictureParams;
 }
 
 interface Target {
@@ -50,10 +53,10 @@ export class PicturePanel implements vscode.Disposable {
   readonly onDidRender = this.renderedEmitter.event;
   readonly state: PictureState = { title: '', status: '', requests: 0 };
 
-  /** Shows (or retargets) the panel for the layout at `position` of `doc`. */
-  static show(ext: vscode.Uri, request: PictureRequester, log: vscode.LogOutputChannel, doc: vscode.TextDocument, position: vscode.Position): PicturePanel {
+  /** Shows (or retargets) the panel for the layout `name` (when given) or else the one at `position` of `doc`. */
+  static show(ext: vscode.Uri, request: PictureRequester, log: vscode.LogOutputChannel, doc: vscode.TextDocument, position: vscode.Position, name?: string): PicturePanel {
     const p = PicturePanel.current ?? new PicturePanel(ext, request, log);
-    p.target = { uri: doc.uri, offset: doc.offsetAt(position) };
+    p.target = { uri: doc.uri, offset: doc.offsetAt(position), ...(name ? { name } : {}) };
     p.picture = undefined;
     p.panel.reveal(vscode.ViewColumn.Beside, true);
     void p.refresh();
@@ -143,6 +146,7 @@ export class PicturePanel implements vscode.Disposable {
     const doc = vscode.workspace.textDocuments.find((d) => d.uri.toString() === t.uri.toString());
     const pos = doc ? doc.positionAt(t.offset) : new vscode.Position(0, 0);
     const params: PictureParams = { uri: t.uri.toString(), position: { line: pos.line, character: pos.character }, ...(t.name ? { name: t.name } : {}) };
+    this.state.lastRequest = params;
     let result: unknown;
     try {
       result = await this.request(PICTURE_REQUEST, params);
@@ -200,7 +204,7 @@ export class PicturePanel implements vscode.Disposable {
   async exportSvg(dest?: vscode.Uri): Promise<vscode.Uri | undefined> {
     const svg = this.svg();
     if (!svg || !this.picture) {
-      void vscode.window.showWarningMessage('Layout: there is no picture to export yet.');
+      void notify('warning', 'Layout: there is no picture to export yet.');
       return undefined;
     }
     if (!dest) {

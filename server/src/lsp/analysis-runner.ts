@@ -1,13 +1,15 @@
-// Runs `diagnose` (the full check of one document version) off the main thread, so that the
-// server keeps answering hover and completion while an expensive check (exhaustive GenP
-// enumeration) runs. Cancelling a stale analysis first asks the worker to stop (a shared flag the
-// slow rules poll through `shouldStop`); a worker that does not answer within `graceMs` is
-// terminated and replaced. Without a worker entry (the sources run under tsx) the analysis runs
-// on the main thread instead.
+// Runs the full check of one document version (what `diagnose` gives) off the main thread, so
+// that the server keeps answering hover and completion while an expensive check (exhaustive GenP
+// enumeration) runs. The worker keeps an `IncrementalAnalysis` per document (the most recently
+// analysed ones), so an edit re-checks only what it touches. When slow checks remain to run, the
+// worker first sends everything else (`onPartial`). Cancelling a stale analysis first asks the
+// worker to stop (a shared flag the slow rules poll through `shouldStop`); a worker that does not
+// answer within `graceMs` is terminated and replaced (its kept results go with it). Without a
+// worker entry (the sources run under tsx) the analysis runs on the main thread instead.
 import { Worker, type MessagePort } from 'node:worker_threads';
 import type { Diagnostic } from '../../../grammar/src/diagnostic.js';
 import type { Settings } from '../service/settings.js';
-import { diagnose } from '../service/diagnose.js';
+import { IncrementalAnalysis } from '../service/incremental.js';
 
 export interface AnalysisJob {
   uri: string;
@@ -23,8 +25,11 @@ export type AnalysisOutcome =
   | { kind: 'failed'; message: string };
 
 export interface AnalysisRunner {
-  /** one job at a time: call again only after the promise settled */
-  run(job: AnalysisJob): Promise<AnalysisOutcome>;
+  /**
+   * One job at a time: call again only after the promise settled. `onPartial` may be called
+   * before the promise settles with every diagnostic but those of slow checks still running.
+   */
+  run(job: AnalysisJob, onPartial?: (diagnostics: Diagnostic[]) => void): Promise<AnalysisOutcome>;
   /** stops the running job (its promise resolves `cancelled`) */
   cancel(): void;
   dispose(): void;
@@ -40,19 +45,43 @@ interface Request {
 }
 interface Reply {
   id: number;
+  /** an early message: everything but the slow checks still to run */
+  partial?: Diagnostic[];
   diagnostics?: Diagnostic[];
   cancelled?: boolean;
   ms?: number;
   error?: string;
 }
 
-/** The worker's side: answers `Request`s with `diagnose` results. */
+/** How many documents' analyses a runner keeps (the most recently analysed). */
+const KEEP_DOCUMENTS = 16;
+
+/** One `IncrementalAnalysis` per document, the least recently used dropped beyond `KEEP_DOCUMENTS`. */
+export class Analyses {
+  private readonly byUri = new Map<string, IncrementalAnalysis>();
+
+  for(uri: string): IncrementalAnalysis {
+    let a = this.byUri.get(uri);
+    if (a) this.byUri.delete(uri);
+    else a = new IncrementalAnalysis();
+    this.byUri.set(uri, a);
+    while (this.byUri.size > KEEP_DOCUMENTS) this.byUri.delete(this.byUri.keys().next().value!);
+    return a;
+  }
+}
+
+/** The worker's side: answers `Request`s with the document's diagnostics (as `diagnose` gives them). */
 export function serveAnalysisRequests(port: MessagePort): void {
+  const analyses = new Analyses();
   port.on('message', (m: Request) => {
     const t0 = performance.now();
     const flag = new Int32Array(m.stop);
     try {
-      const r = diagnose(m.job.text, m.job.settings, () => Atomics.load(flag, 0) !== 0);
+      const r = analyses.for(m.job.uri).diagnose(m.job.text, {
+        budget: m.job.settings.genp.checkBudget,
+        shouldStop: () => Atomics.load(flag, 0) !== 0,
+        onFast: (partial) => port.postMessage({ id: m.id, partial } satisfies Reply),
+      });
       port.postMessage({ id: m.id, diagnostics: r.diagnostics, cancelled: r.cancelled, ms: performance.now() - t0 } satisfies Reply);
     } catch (e) {
       port.postMessage({ id: m.id, error: e instanceof Error ? e.message : String(e) } satisfies Reply);
@@ -74,6 +103,7 @@ export function createRunner(entry: string | undefined, timeoutMs: number, grace
 interface Current {
   id: number;
   settle: (o: AnalysisOutcome) => void;
+  onPartial?: (diagnostics: Diagnostic[]) => void;
   timer: NodeJS.Timeout;
   stop: Int32Array;
   killTimer?: NodeJS.Timeout;
@@ -104,6 +134,10 @@ class WorkerRunner implements AnalysisRunner {
     w.on('message', (m: Reply) => {
       const c = this.current;
       if (!c || c.id !== m.id) return;
+      if (m.partial) {
+        if (Atomics.load(c.stop, 0) === 0) c.onPartial?.(m.partial);
+        return;
+      }
       if (m.error !== undefined) this.finish({ kind: 'failed', message: m.error });
       else if (m.cancelled || Atomics.load(c.stop, 0) !== 0) this.finish({ kind: 'cancelled' });
       else this.finish({ kind: 'done', diagnostics: m.diagnostics ?? [], ms: m.ms ?? 0 });
@@ -136,7 +170,7 @@ class WorkerRunner implements AnalysisRunner {
     c.settle(o);
   }
 
-  run(job: AnalysisJob): Promise<AnalysisOutcome> {
+  run(job: AnalysisJob, onPartial?: (diagnostics: Diagnostic[]) => void): Promise<AnalysisOutcome> {
     return new Promise((settle) => {
       const id = this.nextId++;
       const started = performance.now();
@@ -146,7 +180,7 @@ class WorkerRunner implements AnalysisRunner {
         this.replace();
         this.finish({ kind: 'timeout', ms: performance.now() - started });
       }, this.timeoutMs);
-      this.current = { id, settle, timer, stop: new Int32Array(stop) };
+      this.current = { id, settle, timer, stop: new Int32Array(stop), ...(onPartial ? { onPartial } : {}) };
       this.worker.postMessage({ id, job, stop } satisfies Request);
     });
   }
@@ -170,12 +204,14 @@ class WorkerRunner implements AnalysisRunner {
 }
 
 class InlineRunner implements AnalysisRunner {
+  private readonly analyses = new Analyses();
   run(job: AnalysisJob): Promise<AnalysisOutcome> {
     return new Promise((settle) => {
       setImmediate(() => {
         const t0 = performance.now();
         try {
-          settle({ kind: 'done', diagnostics: diagnose(job.text, job.settings).diagnostics, ms: performance.now() - t0 });
+          const r = this.analyses.for(job.uri).diagnose(job.text, { budget: job.settings.genp.checkBudget });
+          settle({ kind: 'done', diagnostics: r.diagnostics, ms: performance.now() - t0 });
         } catch (e) {
           settle({ kind: 'failed', message: e instanceof Error ? e.message : String(e) });
         }

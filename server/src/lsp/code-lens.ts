@@ -1,8 +1,9 @@
-// textDocument/codeLens: "Emit Triton/CUDA/MLIR" above kernels and schedules (the server's `layout.emit`
-// command, with the block and version) and "Show layout" above layouts (the client's `layout.showLayout`).
+// textDocument/codeLens: "Show layout" above each named layout (the client's `layout.showLayout`, with the
+// layout's name and position) and "Emit Triton/CUDA/MLIR" above kernels and schedules (the server's
+// `layout.emit` command, with the block and version).
 import type { CodeLens, CodeLensParams } from 'vscode-languageserver';
-import { emitTargetsOf, targetOf } from '../service/emit.js';
-import { EMIT_COMMAND, type EmitArgs } from './protocol.js';
+import { targetOf } from '../service/emit.js';
+import { EMIT_COMMAND, SHOW_LAYOUT_COMMAND, type EmitArgs, type ShowLayoutArgs } from './protocol.js';
 import type { ServerContext } from './context.js';
 import { toRange } from './convert.js';
 
@@ -11,9 +12,15 @@ const label = { triton: 'Emit Triton', cuda: 'Emit CUDA', mlir: 'Emit MLIR' } as
 export function codeLenses(ctx: ServerContext, p: CodeLensParams): CodeLens[] | null {
   const s = ctx.snapshot(p.textDocument.uri);
   if (!s) return null;
-  void emitTargetsOf;
   const out: CodeLens[] = [];
   for (const d of s.model.file.decls) {
+    if (d.kind === 'Layout') {
+      if (!d.name?.name) continue;
+      const range = toRange(s.doc, d.name.range);
+      const args: ShowLayoutArgs = { uri: p.textDocument.uri, name: d.name.name, position: range.start };
+      out.push({ range, command: { title: 'Show layout', command: SHOW_LAYOUT_COMMAND, arguments: [args] } });
+      continue;
+    }
     if (d.kind !== 'Kernel' && d.kind !== 'Schedule') continue;
     const target = targetOf(d);
     if (!target || !d.name?.name) continue;

@@ -15,7 +15,11 @@ export interface SchedulerOptions {
   /** the open document, or undefined once closed */
   document: (uri: string) => TextDocument | undefined;
   settings: () => Settings;
-  /** when the full analysis of the current version runs longer than this, its syntax and name diagnostics are published meanwhile */
+  /**
+   * When the full analysis of the current version runs longer than this, what is known of it is
+   * published meanwhile: everything but the slow checks still running when the worker has sent
+   * that (`AnalysisRunner.run`'s `onPartial`), else the syntax and name diagnostics.
+   */
   interimAfterMs?: number;
   timeoutMs: number;
   /** analyses wait for this (the first settings pull) */
@@ -24,11 +28,21 @@ export interface SchedulerOptions {
   onPublished?: (uri: string, version: number, ms: number) => void;
 }
 
+interface Running {
+  job: AnalysisJob;
+  started: number;
+  interim?: NodeJS.Timeout;
+  /** the interim time has come */
+  interimDue?: boolean;
+  /** the worker's early result: all but the slow checks still running */
+  partial?: Diagnostic[];
+}
+
 export class DiagnosticsScheduler {
   private readonly timers = new Map<string, NodeJS.Timeout>();
   /** newest job per document that waits to run */
   private readonly pending = new Map<string, AnalysisJob>();
-  private running?: { job: AnalysisJob; started: number; interim?: NodeJS.Timeout };
+  private running?: Running;
   /** the last result per document, kept to answer code actions */
   private readonly last = new Map<string, { version: number; diagnostics: Diagnostic[] }>();
 
@@ -94,10 +108,18 @@ export class DiagnosticsScheduler {
     if (this.o.document(job.uri)?.version !== job.version) return this.pump();
     job.settings = this.o.settings(); // the settings in force when the analysis starts
     const started = performance.now();
-    const running: { job: AnalysisJob; started: number; interim?: NodeJS.Timeout } = { job, started };
-    running.interim = setTimeout(() => this.publishInterim(job), this.o.interimAfterMs ?? 400);
+    const running: Running = { job, started };
+    running.interim = setTimeout(() => {
+      running.interimDue = true;
+      this.publishInterim(running);
+    }, this.o.interimAfterMs ?? 400);
     this.running = running;
-    void this.o.runner.run(job).then((outcome) => {
+    const onPartial = (diagnostics: Diagnostic[]) => {
+      if (this.running !== running) return;
+      running.partial = diagnostics;
+      if (running.interimDue) this.publishInterim(running);
+    };
+    void this.o.runner.run(job, onPartial).then((outcome) => {
       if (this.running === running) this.running = undefined;
       clearTimeout(running.interim);
       try {
@@ -108,15 +130,19 @@ export class DiagnosticsScheduler {
     });
   }
 
-  /** the full analysis is slow: publish the syntax and name diagnostics of the same version meanwhile */
-  private publishInterim(job: AnalysisJob): void {
+  /** the full analysis is slow: publish what is known of the same version meanwhile */
+  private publishInterim(running: Running): void {
+    const job = running.job;
     const doc = this.o.document(job.uri);
-    if (!doc || doc.version !== job.version || this.running?.job !== job) return;
+    if (!doc || doc.version !== job.version || this.running !== running) return;
     let diagnostics: Diagnostic[];
-    try {
-      diagnostics = syntaxDiagnostics(job.text);
-    } catch {
-      return;
+    if (running.partial) diagnostics = running.partial;
+    else {
+      try {
+        diagnostics = syntaxDiagnostics(job.text);
+      } catch {
+        return;
+      }
     }
     this.publish(doc, job, diagnostics);
   }

@@ -35,6 +35,21 @@ export interface EmitResult {
 
 // ---------------------------------------------------------------- picture
 
+/**
+ * Client command (VS Code: registered by the extension, not announced by the server) that opens the layout
+ * picture. The server's "Show layout" code lenses call it with `[ShowLayoutArgs]`.
+ */
+export const SHOW_LAYOUT_COMMAND = 'layout.showLayout';
+
+export interface ShowLayoutArgs {
+  /** the `.layout` document's URI */
+  uri: string;
+  /** the layout's name (the picture is requested by name, so it follows edits) */
+  name: string;
+  /** where the name is declared: the fallback when the name no longer resolves */
+  position: ProtocolPosition;
+}
+
 /** Request: the picture of the layout declared or used at a position. Params `PictureParams`, result `PictureResult`. */
 export const PICTURE_REQUEST = 'layout/picture';
 

@@ -36,7 +36,7 @@ interface SizeResult {
 
 export function checkGenPs(ctx: RuleContext): RuleRun {
   const out: Diagnostic[] = [];
-  const cache = new Map<string, GenPCheck>();
+  const cache = ctx.index.genpResults;
   for (const u of genpUses(ctx)) {
     const run = checkUse(ctx, u, cache);
     out.push(...run.diagnostics);
@@ -45,12 +45,11 @@ export function checkGenPs(ctx: RuleContext): RuleRun {
   return { diagnostics: out };
 }
 
-/** Every `GenP(dims, perm(...))` of the file whose perm is declared in it. */
+/** Every `GenP(dims, perm(...))` of the checked declarations whose perm is declared in the file. */
 export function genpUses(ctx: RuleContext): GenPUse[] {
-  const perms = new Map<string, ast.PermDecl>();
-  for (const d of ctx.file.decls) if (d.kind === 'Perm' && !perms.has(d.name.name)) perms.set(d.name.name, d);
+  const perms = ctx.index.perms;
   const out: GenPUse[] = [];
-  for (const e of expressions(ctx.file)) {
+  for (const e of ctx.decls.flatMap((d) => [...expressions(d)])) {
     if (e.kind !== 'Call' || !isConstructorCall(e, 'GenP', ctx.resolution) || e.args.length < 2) continue;
     const dims = itemsOf(e.args[0]);
     const use = e.args[1];
@@ -194,8 +193,6 @@ function paramsUsed(ctx: RuleContext, es: readonly ast.Expr[]): { name: string; 
   return out;
 }
 
-function letDecls(ctx: RuleContext): Map<string, ast.LetDecl> {
-  const lets = new Map<string, ast.LetDecl>();
-  for (const d of ctx.file.decls) if (d.kind === 'Let' && !lets.has(d.name.name)) lets.set(d.name.name, d);
-  return lets;
+function letDecls(ctx: RuleContext): ReadonlyMap<string, ast.LetDecl> {
+  return ctx.index.lets;
 }

@@ -7,11 +7,12 @@ import { checkQueries } from './query.js';
 import { checkRegP } from './regp.js';
 import { checkSizes } from './size.js';
 import { checkTiles } from './tile.js';
-import type { Rule, RuleContext, RuleOptions, RuleRun } from './types.js';
+import { FileIndex, type Rule, type RuleContext, type RuleOptions, type RuleRun } from './types.js';
 import { checkUnused } from './unused.js';
 import { Values } from './values.js';
 
 export type { Rule, RuleCategory, RuleContext, RuleOptions, RuleRun } from './types.js';
+export { FileIndex } from './types.js';
 export { Values, type Scenario } from './values.js';
 export { checkGenPs, genpUses, checkUse, type GenPUse } from './genp.js';
 
@@ -19,7 +20,7 @@ export { checkGenPs, genpUses, checkUse, type GenPUse } from './genp.js';
 export const DEFAULT_BUDGET = 1 << 24;
 
 export const rules: readonly Rule[] = [
-  { family: 'unused', codes: ['unused/param', 'unused/layout', 'unused/perm', 'unused/let'], category: 'fast', run: (c) => ({ diagnostics: checkUnused(c) }) },
+  { family: 'unused', codes: ['unused/param', 'unused/layout', 'unused/perm', 'unused/let'], category: 'fast', global: true, run: (c) => ({ diagnostics: checkUnused(c) }) },
   { family: 'size', codes: ['size/groupby-mismatch', 'size/tile-mismatch', 'size/rank-mismatch'], category: 'fast', run: (c) => ({ diagnostics: checkSizes(c) }) },
   { family: 'query', codes: ['query/arity', 'query/out-of-range'], category: 'fast', run: (c) => ({ diagnostics: checkQueries(c) }) },
   { family: 'tile', codes: ['tile/not-divisible'], category: 'fast', run: (c) => ({ diagnostics: checkTiles(c) }) },
@@ -36,6 +37,11 @@ export interface RulesInput {
   text: string;
   file: ast.File;
   resolution: Resolution;
+  /** the declarations to check (default: all of `file`) */
+  decls?: readonly ast.Decl[];
+  /** reuse the values and lookups of another run over the same file, resolution and text */
+  values?: Values;
+  index?: FileIndex;
 }
 
 export interface RulesResult {
@@ -46,12 +52,7 @@ export interface RulesResult {
 
 /** Builds the context once and runs every fast rule, and the slow ones unless `slow: false`. */
 export function runRules(input: RulesInput, options: RuleOptions = {}): RulesResult {
-  const ctx: RuleContext = {
-    ...input,
-    values: new Values(input.file, input.resolution, input.text),
-    budget: options.budget ?? DEFAULT_BUDGET,
-    shouldStop: options.shouldStop ?? (() => false),
-  };
+  const ctx = ruleContext(input, options);
   const slow = options.slow ?? true;
   const diagnostics: Diagnostic[] = [];
   let cancelled = false;
@@ -65,8 +66,22 @@ export function runRules(input: RulesInput, options: RuleOptions = {}): RulesRes
   return { diagnostics, cancelled };
 }
 
+/** The context `runRules` gives every rule. */
+export function ruleContext(input: RulesInput, options: RuleOptions = {}): RuleContext {
+  return {
+    text: input.text,
+    file: input.file,
+    resolution: input.resolution,
+    decls: input.decls ?? input.file.decls,
+    index: input.index ?? new FileIndex(input.file, input.resolution),
+    values: input.values ?? new Values(input.file, input.resolution, input.text),
+    budget: options.budget ?? DEFAULT_BUDGET,
+    shouldStop: options.shouldStop ?? (() => false),
+  };
+}
+
 /** Runs one rule; a rule that throws (a bug) becomes one diagnostic instead of a crash. */
-function runOne(rule: Rule, ctx: RuleContext): RuleRun {
+export function runOne(rule: Rule, ctx: RuleContext): RuleRun {
   try {
     return rule.run(ctx);
   } catch (e) {

@@ -3,14 +3,13 @@
 // is a constant (a literal, or built from params and lets) must lie inside its dimension; so must
 // the constant bounds of a slice `a:b`. Checked at the params' values.
 import type { ast, Diagnostic } from '../../../../grammar/src/index.js';
-import { Shapes } from './shape.js';
 import type { RuleContext } from './types.js';
 import { expressions, fmtList, textOf } from './walk.js';
 
 export function checkQueries(ctx: RuleContext): Diagnostic[] {
-  const shapes = new Shapes(ctx.file, ctx.resolution);
+  const shapes = ctx.index.shapes;
   const out: Diagnostic[] = [];
-  for (const e of expressions(ctx.file)) {
+  for (const e of ctx.decls.flatMap((d) => [...expressions(d)])) {
     if (e.kind === 'Index') {
       const s = shapes.of(e.receiver);
       const dims = s && shapes.logicalDims(s);

@@ -9,18 +9,20 @@
 // A size that contains a non-dividing `/` is left to tile/not-divisible (no cascade), and the
 // candidates of a check that already fails at the params' values are not reported again.
 import type { ast, Diagnostic } from '../../../../grammar/src/index.js';
-import { Shapes, type LayoutShape, type OrderShape } from './shape.js';
+import type { LayoutShape, OrderShape } from './shape.js';
 import type { RuleContext } from './types.js';
 import type { Scenario } from './values.js';
 import { expressions, fmtList } from './walk.js';
 
 export function checkSizes(ctx: RuleContext): Diagnostic[] {
-  const shapes = new Shapes(ctx.file, ctx.resolution);
+  const shapes = ctx.index.shapes;
   const out: Diagnostic[] = [];
-  for (const e of expressions(ctx.file)) {
-    if (e.kind === 'MethodCall' && (e.method.name === 'GroupBy' || e.method.name === 'TileBy')) visit(shapes.of(e));
-    else if (e.kind === 'Call' && e.callee.name === 'GroupBy') visit(shapes.of(e));
-    else if (e.kind === 'Call' && e.callee.name === 'GenP') out.push(...genpRank(ctx, e));
+  for (const d of ctx.decls) {
+    for (const e of expressions(d)) {
+      if (e.kind === 'MethodCall' && (e.method.name === 'GroupBy' || e.method.name === 'TileBy')) visit(shapes.of(e));
+      else if (e.kind === 'Call' && e.callee.name === 'GroupBy') visit(shapes.of(e));
+      else if (e.kind === 'Call' && e.callee.name === 'GenP') out.push(...genpRank(ctx, e));
+    }
   }
   function visit(s: LayoutShape | undefined): void {
     if (s?.kind === 'GroupBy') out.push(...groupBy(ctx, s));

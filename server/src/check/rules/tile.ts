@@ -80,7 +80,7 @@ function sizeDivisions(ctx: RuleContext): SizeDivision[] {
       default: return; // names, literals, queries, errors
     }
   };
-  for (const d of ctx.file.decls) {
+  for (const d of ctx.decls) {
     if (d.kind === 'Param') for (const it of d.items) walk(it.value);
     else if (d.kind === 'Let' || d.kind === 'Layout') walk(d.value);
   }
@@ -172,8 +172,7 @@ function candidateValues(ctx: RuleContext, param: string): Set<bigint> {
 }
 
 function paramItem(ctx: RuleContext, name: string): ast.ParamItem | undefined {
-  for (const d of ctx.file.decls) if (d.kind === 'Param') for (const it of d.items) if (it.name.name === name) return it;
-  return undefined;
+  return ctx.index.paramItem(name);
 }
 
 // ------------------------------------------------------------------ wrap in ExpandBy

@@ -8,7 +8,7 @@
 // hover and the CLI read them), so `unused/layout` is reported only in a file with at least one
 // kernel or schedule. A param used only through a template's implicit `{{ param_NAME }}`
 // placeholder is not seen here (see docs/diagnostics.md).
-import type { Diagnostic } from '../../../../grammar/src/diagnostic.js';
+import type { ast, Diagnostic } from '../../../../grammar/src/index.js';
 import type { RuleContext } from './types.js';
 
 const codes = { param: 'unused/param', const: 'unused/param', let: 'unused/let', layout: 'unused/layout', perm: 'unused/perm' } as const;
@@ -16,12 +16,17 @@ const codes = { param: 'unused/param', const: 'unused/param', let: 'unused/let',
 export function checkUnused(ctx: RuleContext): Diagnostic[] {
   const { file, resolution } = ctx;
   const hasConsumers = file.decls.some((d) => d.kind === 'Kernel' || d.kind === 'Schedule');
+  // judged over the whole file; reported for the declarations checked
+  const only = ctx.decls === file.decls ? undefined : new Set<ast.Decl>(ctx.decls);
+  // a definition is used when any use resolves to it (one pass over the uses, not a list per definition)
+  const used = new Set(resolution.refs.values());
   const out: Diagnostic[] = [];
   for (const def of resolution.globals.values()) {
     if (!def.ident) continue;
+    if (only && (!def.decl || !only.has(def.decl))) continue;
     if (def.kind !== 'param' && def.kind !== 'const' && def.kind !== 'let' && def.kind !== 'layout' && def.kind !== 'perm') continue;
     if (def.kind === 'layout' && !hasConsumers) continue;
-    if (resolution.references(def).length > 0) continue;
+    if (used.has(def)) continue;
     out.push({
       code: codes[def.kind],
       severity: 'hint',

@@ -24,45 +24,47 @@ export interface Scenario {
 export class Values {
   /** the params' values (scenario 0) */
   readonly base: Scenario & { params: ReadonlyMap<string, bigint> };
-  /** one scenario per candidate that differs from its param's value, in source order */
-  readonly candidates: Scenario[];
   private readonly memo = new WeakMap<Scenario, Map<ast.Expr, bigint | undefined>>();
   private readonly params: { name: string; item: ast.ParamItem }[] = [];
+  /** the first item of each param name */
+  private readonly firstItem = new Map<string, ast.ParamItem>();
+  /** indices into `params` of the items declaring each name */
+  private readonly itemsOf = new Map<string, number[]>();
   private readonly lets = new Map<string, ast.LetDecl>();
   private readonly depMemo = new WeakMap<ast.Expr, ReadonlySet<string>>();
   private readonly inexactMemo = new WeakMap<Scenario, Map<ast.Expr, ast.Binary[]>>();
-  /** param -> the params after it whose value expressions name it directly */
-  private readonly dependents = new Map<string, string[]>();
-  /** param -> the candidate scenarios in which its value changes */
-  private byParam?: Map<string, Scenario[]>;
+  /** param -> the params whose value expressions name it directly (built on first use) */
+  private _dependents?: Map<string, string[]>;
+  /** per item of `params`, its candidate scenarios (built on first use: most checks need few) */
+  private readonly itemScenarios: (Scenario[] | undefined)[] = [];
+  private readonly anyCandidates: boolean;
+  private _candidates?: Scenario[];
 
   constructor(file: ast.File, private readonly resolution: Resolution, private readonly text: string) {
     for (const d of file.decls) {
-      if (d.kind === 'Param') for (const item of d.items) this.params.push({ name: item.name.name, item });
+      if (d.kind === 'Param') {
+        for (const item of d.items) {
+          const name = item.name.name;
+          let list = this.itemsOf.get(name);
+          if (!list) this.itemsOf.set(name, (list = []));
+          list.push(this.params.length);
+          this.params.push({ name, item });
+          if (!this.firstItem.has(name)) this.firstItem.set(name, item);
+        }
+      }
       else if (d.kind === 'Let') this.lets.set(d.name.name, d);
     }
     this.base = this.scenario();
-    const seenParam = new Set<string>();
-    for (const { name, item } of this.params) {
-      if (seenParam.has(name)) continue;
-      seenParam.add(name);
-      for (const p of this.deps(item.value)) {
-        let list = this.dependents.get(p);
-        if (!list) this.dependents.set(p, (list = []));
-        list.push(name);
-      }
+    this.anyCandidates = this.params.some((p) => (p.item.candidates?.items.length ?? 0) > 0);
+  }
+
+  /** one scenario per candidate that differs from its param's value, in source order */
+  get candidates(): Scenario[] {
+    if (!this._candidates) {
+      this._candidates = [];
+      for (let k = 0; k < this.params.length; k++) this._candidates.push(...this.scenariosOfItem(k));
     }
-    this.candidates = [];
-    for (const { name, item } of this.params) {
-      const own = this.base.params.get(name);
-      const seen = new Set<bigint>();
-      for (const c of item.candidates?.items ?? []) {
-        const v = this.value(c, this.base);
-        if (v === undefined || v === own || seen.has(v)) continue;
-        seen.add(v);
-        this.candidates.push(this.scenario({ param: name, value: v, node: c }));
-      }
-    }
+    return this._candidates;
   }
 
   /** The base scenario, then every candidate scenario. */
@@ -72,20 +74,72 @@ export class Values {
 
   /** The base scenario, then the candidate scenarios that can change a value of `es`. */
   scenariosFor(es: readonly ast.Expr[]): Scenario[] {
-    if (this.candidates.length === 0) return [this.base];
-    if (!this.byParam) {
-      this.byParam = new Map();
-      for (const sc of this.candidates) {
+    if (!this.anyCandidates) return [this.base];
+    const want = new Set<string>();
+    for (const e of es) for (const p of this.deps(e)) want.add(p);
+    if (want.size === 0) return [this.base];
+    // a candidate of P changes P and the params computed from it: only the candidates of the
+    // params that `want` is computed from (and of `want` itself) can change one of them
+    const from = new Set<string>();
+    const work = [...want];
+    while (work.length) {
+      const p = work.pop()!;
+      if (from.has(p)) continue;
+      from.add(p);
+      const item = this.firstItem.get(p);
+      if (item) for (const q of this.deps(item.value)) if (!from.has(q)) work.push(q);
+    }
+    const items: number[] = [];
+    for (const p of from) for (const k of this.itemsOf.get(p) ?? []) items.push(k);
+    items.sort((a, b) => a - b);
+    const out: Scenario[] = [this.base];
+    for (const k of items) {
+      for (const sc of this.scenariosOfItem(k)) {
         for (const p of sc.changed) {
-          let list = this.byParam.get(p);
-          if (!list) this.byParam.set(p, (list = []));
-          list.push(sc);
+          if (want.has(p)) {
+            out.push(sc);
+            break;
+          }
         }
       }
     }
-    const hit = new Set<Scenario>();
-    for (const e of es) for (const p of this.deps(e)) for (const sc of this.byParam.get(p) ?? []) hit.add(sc);
-    return [this.base, ...this.candidates.filter((sc) => hit.has(sc))];
+    return out;
+  }
+
+  /** the candidate scenarios of `params[k]` (each candidate value that differs from the param's, once) */
+  private scenariosOfItem(k: number): Scenario[] {
+    let out = this.itemScenarios[k];
+    if (!out) {
+      out = [];
+      const { name, item } = this.params[k];
+      const own = this.base.params.get(name);
+      const seen = new Set<bigint>();
+      for (const c of item.candidates?.items ?? []) {
+        const v = this.value(c, this.base);
+        if (v === undefined || v === own || seen.has(v)) continue;
+        seen.add(v);
+        out.push(this.scenario({ param: name, value: v, node: c }));
+      }
+      this.itemScenarios[k] = out;
+    }
+    return out;
+  }
+
+  private get dependents(): Map<string, string[]> {
+    if (!this._dependents) {
+      this._dependents = new Map();
+      const seenParam = new Set<string>();
+      for (const { name, item } of this.params) {
+        if (seenParam.has(name)) continue;
+        seenParam.add(name);
+        for (const p of this.deps(item.value)) {
+          let list = this._dependents.get(p);
+          if (!list) this._dependents.set(p, (list = []));
+          list.push(name);
+        }
+      }
+    }
+    return this._dependents;
   }
 
   /** The params (and consts) the value of `e` depends on, through lets too. */
@@ -207,7 +261,7 @@ export class Values {
       while (work.length) {
         for (const d of this.dependents.get(work.shift()!) ?? []) {
           if (changed.has(d)) continue;
-          const item = this.params.find((p) => p.name === d)!.item;
+          const item = this.firstItem.get(d)!;
           const v = this.evalQuiet(item.value, sc);
           own.set(d, v);
           if (v !== base.get(d)) {

@@ -1,0 +1,65 @@
+// What the extension's commands are called with, and what they tell the user. Pure: no VS Code import,
+// so it is unit-tested without VS Code (test/client/client-logic.test.ts).
+import { EMIT_TARGETS } from '../../server/src/lsp/protocol.js';
+import type { EmitArgs, EmitResult, EmitTarget, ProtocolPosition } from '../../server/src/lsp/protocol.js';
+
+export const EMIT_LABEL: Record<EmitTarget, string> = { triton: 'Triton', cuda: 'CUDA', mlir: 'MLIR' };
+
+const isPosition = (p: unknown): p is ProtocolPosition => {
+  const q = p as ProtocolPosition | null;
+  return typeof q === 'object' && q !== null && Number.isInteger(q.line) && q.line >= 0 && Number.isInteger(q.character) && q.character >= 0;
+};
+
+/** The `EmitArgs` of a `layout.emit` call (a code lens or source action of the server), or undefined. */
+export function checkEmitArgs(x: unknown): EmitArgs | undefined {
+  if (typeof x !== 'object' || x === null) return undefined;
+  const a = x as Record<string, unknown>;
+  if (typeof a.uri !== 'string' || !EMIT_TARGETS.includes(a.target as EmitTarget)) return undefined;
+  if (a.block !== undefined && typeof a.block !== 'string') return undefined;
+  return {
+    uri: a.uri,
+    target: a.target as EmitTarget,
+    version: typeof a.version === 'number' ? a.version : -1,
+    ...(typeof a.block === 'string' ? { block: a.block } : {}),
+  };
+}
+
+/** Most written files named in one message; the rest are counted. */
+export const MAX_FILES_NAMED = 5;
+
+/**
+ * The message shown after an emit: what was written (information), or that nothing was and why (warning).
+ * `what` names the block or file and the target, e.g. `copy (Triton)`; `relative` turns a written file
+ * URI into the path shown (workspace-relative).
+ */
+export function emitSummary(result: EmitResult, what: string, relative: (uri: string) => string): { level: 'info' | 'warning'; text: string } {
+  const notes = result.messages.join('; ');
+  if (result.written.length === 0) {
+    return { level: 'warning', text: `Layout: nothing written for ${what}${notes ? `: ${notes}` : '.'}` };
+  }
+  const named = result.written.slice(0, MAX_FILES_NAMED).map(relative);
+  const more = result.written.length - named.length;
+  const files = more > 0 ? `${named.join(', ')} and ${more} more` : named.join(', ');
+  return { level: 'info', text: `Layout: wrote ${files} for ${what}.${notes ? ` ${notes}` : ''}` };
+}
+
+/** What "Layout: Show Layout" was asked to draw. */
+export type ShowLayoutRequest =
+  /** a given payload (the tests) */
+  | { kind: 'payload'; picture: unknown }
+  /** a named layout of a document (the server's "Show layout" code lens: `ShowLayoutArgs`) */
+  | { kind: 'layout'; uri: string; name?: string; position?: ProtocolPosition }
+  /** the layout at the cursor of the active editor (the palette, the editor title and context menus) */
+  | { kind: 'cursor' };
+
+export function parseShowLayoutArg(arg: unknown): ShowLayoutRequest {
+  if (typeof arg !== 'object' || arg === null) return { kind: 'cursor' };
+  const a = arg as Record<string, unknown>;
+  if ('picture' in a) return { kind: 'payload', picture: a.picture };
+  const name = typeof a.name === 'string' && a.name !== '' ? a.name : undefined;
+  const position = isPosition(a.position) ? { line: a.position.line, character: a.position.character } : undefined;
+  if (typeof a.uri === 'string' && (name || position)) {
+    return { kind: 'layout', uri: a.uri, ...(name ? { name } : {}), ...(position ? { position } : {}) };
+  }
+  return { kind: 'cursor' };
+}

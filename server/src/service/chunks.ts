@@ -1,0 +1,188 @@
+// Incremental parsing by chunks, on top of the grammar's `parse` (which is left as it is).
+//
+// The parser cuts the token stream at every declaration keyword and parses each piece on its
+// own, and no token spans a line break (comments and strings end at the line end). So the text
+// can be cut at every line that starts (column 0) with a declaration keyword: each such
+// "chunk" parses to exactly what the whole-file parse gives for it, shifted. A chunk is parsed
+// with as many line breaks in front as lines come before it, so that the positions quoted in
+// messages ("opened at 12:5") are the file's; its ranges are then shifted to file offsets.
+//
+// `ChunkedParser` keeps the chunks of the previous version: an edit re-parses only the chunks
+// whose text changed (found by matching the unchanged leading and trailing chunks), and copies
+// the others, shifted when they moved. Where the whole-file parse would cap the number of
+// syntax diagnostics (`MAX_DIAGNOSTICS`), the file is parsed whole instead.
+import type * as ast from '../../../grammar/src/ast.js';
+import type { Diagnostic } from '../../../grammar/src/diagnostic.js';
+import { LineIndex } from '../../../grammar/src/line-index.js';
+import { MAX_DIAGNOSTICS, parse } from '../../../grammar/src/parse.js';
+
+/** One chunk of one version: its text, where it starts, and its parse in file offsets. */
+export interface Chunk {
+  text: string;
+  start: number;
+  /** the line it starts on (messages quote positions: a chunk with diagnostics that moved to another line is parsed again) */
+  line: number;
+  decls: ast.Decl[];
+  comments: ast.Comment[];
+  /** lexical and syntax diagnostics inside the chunk, sorted */
+  diagnostics: Diagnostic[];
+}
+
+export interface ChunkedParse {
+  file: ast.File;
+  /** as `parse(text).diagnostics` */
+  diagnostics: Diagnostic[];
+  lines: LineIndex;
+  /** the chunks, in order; undefined when the file was parsed whole (see `MAX_DIAGNOSTICS`) */
+  chunks?: Chunk[];
+  /** for each chunk, the index of the previous version's chunk with the same text it was copied from */
+  from?: (number | undefined)[];
+  /** chunks parsed (not copied) for this version */
+  parsed: number;
+}
+
+const KEYWORDS = ['param', 'const', 'let', 'layout', 'perm', 'kernel', 'schedule'];
+const CHUNK_START = /(?:^|(?<=[\n\r]))(?:param|const|let|layout|perm|kernel|schedule)(?![A-Za-z0-9_])/g;
+
+/** Offsets where chunks start: 0, then every line start that begins with a declaration keyword. */
+export function chunkStarts(text: string): number[] {
+  const out = [0];
+  CHUNK_START.lastIndex = 0;
+  for (let m = CHUNK_START.exec(text); m; m = CHUNK_START.exec(text)) if (m.index > 0) out.push(m.index);
+  return out;
+}
+
+export class ChunkedParser {
+  private prev: Chunk[] = [];
+
+  /** the chunks of the previous call (what the next call compares with) */
+  get previous(): readonly Chunk[] {
+    return this.prev;
+  }
+
+  /** Parses `text`, re-using the chunks of the previous call whose text is unchanged. */
+  parse(text: string): ChunkedParse {
+    const lines = new LineIndex(text);
+    const starts = chunkStarts(text);
+    const texts = starts.map((s, k) => text.slice(s, k + 1 < starts.length ? starts[k + 1] : text.length));
+    const from = matchChunks(this.prev.map((c) => c.text), texts);
+    const chunks: Chunk[] = [];
+    let parsed = 0;
+    for (let k = 0; k < texts.length; k++) {
+      const old = from[k] === undefined ? undefined : this.prev[from[k]!];
+      const line = lines.position(starts[k]).line;
+      if (old && (old.line === line || old.diagnostics.length === 0)) {
+        chunks.push(old.start === starts[k] ? old : shiftChunk(old, starts[k] - old.start, line));
+      } else {
+        chunks.push(parseChunk(texts[k], starts[k], line));
+        parsed++;
+      }
+    }
+    let count = 0;
+    for (const c of chunks) count += c.diagnostics.length;
+    if (count > MAX_DIAGNOSTICS) {
+      // the whole-file parse caps the list: give exactly its result, and start afresh next time
+      this.prev = [];
+      const p = parse(text);
+      return { file: p.file, diagnostics: p.diagnostics, lines, parsed: starts.length };
+    }
+    this.prev = chunks;
+    const decls: ast.Decl[] = [];
+    const comments: ast.Comment[] = [];
+    const diagnostics: Diagnostic[] = [];
+    for (const c of chunks) {
+      for (const d of c.decls) decls.push(d);
+      for (const x of c.comments) comments.push(x);
+      for (const x of c.diagnostics) diagnostics.push(x);
+    }
+    return {
+      file: { kind: 'File', range: { start: 0, end: text.length }, decls, comments },
+      diagnostics,
+      lines,
+      chunks,
+      from,
+      parsed,
+    };
+  }
+
+  /** Forgets the previous version (the next parse parses every chunk). */
+  reset(): void {
+    this.prev = [];
+  }
+}
+
+/**
+ * For each new chunk, the old chunk it equals: the longest run of equal chunks at the start and
+ * at the end (an edit touches the chunks in between); undefined for the ones in between.
+ */
+export function matchChunks(old: readonly string[], now: readonly string[]): (number | undefined)[] {
+  const out: (number | undefined)[] = new Array(now.length).fill(undefined);
+  let p = 0;
+  while (p < old.length && p < now.length && old[p] === now[p]) {
+    out[p] = p;
+    p++;
+  }
+  let s = 0;
+  while (s < old.length - p && s < now.length - p && old[old.length - 1 - s] === now[now.length - 1 - s]) {
+    out[now.length - 1 - s] = old.length - 1 - s;
+    s++;
+  }
+  return out;
+}
+
+function parseChunk(text: string, start: number, line: number): Chunk {
+  // line breaks in front give the chunk's first line its number in the file
+  const r = parse(line > 0 ? '\n'.repeat(line) + text : text);
+  const delta = start - line;
+  const shift = new Shifter(delta);
+  return {
+    text,
+    start,
+    line,
+    decls: r.file.decls.map((d) => shift.copy(d)),
+    comments: r.file.comments.map((c) => shift.copy(c)),
+    diagnostics: r.diagnostics.map((d) => shift.copy(d)),
+  };
+}
+
+function shiftChunk(c: Chunk, delta: number, line: number): Chunk {
+  const shift = new Shifter(delta);
+  return {
+    text: c.text,
+    start: c.start + delta,
+    line,
+    decls: c.decls.map((d) => shift.copy(d)),
+    comments: c.comments.map((x) => shift.copy(x)),
+    diagnostics: c.diagnostics.map((d) => shift.copy(d)),
+  };
+}
+
+/**
+ * Deep copies of plain data (AST nodes, diagnostics) with every range `{start, end}` moved by
+ * `delta`. The parser builds trees (no object is referenced twice), so a plain copy keeps them so.
+ */
+export class Shifter {
+  constructor(private readonly delta: number) {}
+
+  copy<T>(x: T): T {
+    return shift(x, this.delta) as T;
+  }
+}
+
+function shift(x: unknown, delta: number): unknown {
+  if (x === null || typeof x !== 'object') return x;
+  if (Array.isArray(x)) {
+    const out = new Array<unknown>(x.length);
+    for (let i = 0; i < x.length; i++) out[i] = shift(x[i], delta);
+    return out;
+  }
+  const o = x as Record<string, unknown>;
+  // a range: the only objects with numeric `start` and `end` (a Slice's are nodes)
+  if (typeof o.start === 'number' && typeof o.end === 'number') return { start: o.start + delta, end: o.end + delta };
+  const out: Record<string, unknown> = {};
+  for (const k in o) out[k] = shift(o[k], delta);
+  return out;
+}
+
+/** The declaration keywords a chunk starts with (exported for tests). */
+export const CHUNK_KEYWORDS: readonly string[] = KEYWORDS;

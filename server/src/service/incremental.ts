@@ -1,0 +1,435 @@
+// Incremental diagnostics: `IncrementalAnalysis.diagnose(text)` gives exactly what
+// `diagnose(text)` (the check layer's `analyze`, every rule) gives, re-using the previous
+// version's work. The analysis worker keeps one per open document.
+//
+// - Parsing: chunk by chunk (chunks.ts); an edit re-parses only the chunks whose text changed.
+// - Name resolution runs on the whole file (it is fast and every name/... diagnostic is global).
+// - Per declaration, the elaborator's diagnostics and each rule's diagnostics are kept. A
+//   declaration is re-checked when its chunk changed, or when it names (directly or through
+//   other re-checked declarations) something an edited declaration declares, before or after
+//   the edit; every other declaration keeps its results, moved with its text.
+// - A re-checked declaration is elaborated after the declarations it depends on (those that
+//   declare a name it uses, transitively), in source order: what the elaborator knows of each
+//   name there is what the whole-file elaboration knows.
+// - Rules see the whole file for lookups and check one declaration at a time (RuleContext.decls);
+//   `global` rules (unused) run on the whole file every time.
+// - Results are combined in the whole-file order (parse, names, elaboration, then rule by rule,
+//   declaration by declaration) and sorted by position the same stable way.
+// Anything unusual (a rule or the elaborator failing, more syntax errors than the parser
+// reports) falls back to the whole-file analysis for that version.
+import type * as ast from '../../../grammar/src/ast.js';
+import type { Diagnostic } from '../../../grammar/src/diagnostic.js';
+import { resolve } from '../../../grammar/src/resolve.js';
+import { analyze } from '../check/index.js';
+import { Elaborator } from '../check/elaborate.js';
+import { DEFAULT_BUDGET, FileIndex, Values, ruleContext, rules, type RuleContext } from '../check/rules/index.js';
+import { ChunkedParser, type Chunk } from './chunks.js';
+
+export interface IncrementalOptions {
+  /** most points a GenP check enumerates (the `layout.genp.checkBudget` setting) */
+  budget?: number;
+  /** polled during the slow rules; true stops them and the result is `cancelled` */
+  shouldStop?: () => boolean;
+  /**
+   * Called once with every diagnostic but those of slow checks still to run (syntax, names,
+   * elaboration, fast rules, and the slow results kept from earlier versions), before those
+   * checks run; only when there are some to run.
+   */
+  onFast?: (diagnostics: Diagnostic[]) => void;
+}
+
+export interface IncrementalResult {
+  diagnostics: Diagnostic[];
+  /** stopped by `shouldStop`: the diagnostics are partial */
+  cancelled: boolean;
+  stats: IncrementalStats;
+}
+
+/** What one call did (for tests and benchmarks). */
+export interface IncrementalStats {
+  /** declarations in the file */
+  decls: number;
+  /** chunks parsed for this version (the others were copied) */
+  chunksParsed: number;
+  /** declarations re-checked because they or what they use changed */
+  rechecked: number;
+  /** declarations elaborated (the re-checked ones and what they depend on) */
+  elaborated: number;
+  /** the whole file was analysed the plain way */
+  full: boolean;
+}
+
+/** Per declaration: its names and its diagnostics. */
+interface DeclState {
+  decl: ast.Decl;
+  /** index of its chunk */
+  chunk: number;
+  /** the names it declares */
+  defines: string[];
+  /** the names it uses (any name or callee) */
+  uses: ReadonlySet<string>;
+  /** does it contain a `GenP(...)` call (work for the slow rules) */
+  genp: boolean;
+  elab?: Diagnostic[];
+  /** per rule (index into `rules`); global rules keep nothing here */
+  rules: (Diagnostic[] | undefined)[];
+}
+
+interface State {
+  chunks: Chunk[];
+  decls: DeclState[];
+  /** per chunk, the index of its first declaration in `decls` */
+  firstDecl: number[];
+  budget: number;
+}
+
+class Fallback extends Error {}
+
+const SLOW = rules.map((r) => r.category === 'slow');
+
+export class IncrementalAnalysis {
+  private readonly parser = new ChunkedParser();
+  private state?: State;
+
+  /** Forgets every earlier version. */
+  reset(): void {
+    this.state = undefined;
+    this.parser.reset();
+  }
+
+  diagnose(text: string, options: IncrementalOptions = {}): IncrementalResult {
+    const budget = options.budget ?? DEFAULT_BUDGET;
+    try {
+      return this.run(text, budget, options);
+    } catch (e) {
+      // a failure inside a rule or the elaborator (reported the whole-file way), or a bug here
+      this.reset();
+      const a = analyze(text, { slow: true, budget, ...(options.shouldStop ? { shouldStop: options.shouldStop } : {}) });
+      const decls = a.file.decls.length;
+      if (!(e instanceof Fallback) && process.env.LAYOUT_DEBUG_INCREMENTAL) console.error(e);
+      return { diagnostics: a.diagnostics, cancelled: a.cancelled, stats: { decls, chunksParsed: 0, rechecked: decls, elaborated: decls, full: true } };
+    }
+  }
+
+  private run(text: string, budget: number, options: IncrementalOptions): IncrementalResult {
+    const previous = this.parser.previous;
+    const p = this.parser.parse(text);
+    if (!p.chunks || !p.from) throw new Fallback('too many syntax errors');
+    const resolution = resolve(p.file, p.lines);
+    // the kept results are those of the chunks the parser compared with
+    const old = this.state && this.state.chunks === previous ? this.state : undefined;
+
+    // ---- declarations, and which old ones they are
+    const decls: DeclState[] = [];
+    const firstDecl: number[] = [];
+    const fromDecl: (number | undefined)[] = [];
+    const matchedOld = new Set<number>();
+    p.chunks.forEach((c, k) => {
+      firstDecl.push(decls.length);
+      const o = old && p.from![k] !== undefined ? p.from![k]! : undefined;
+      if (o !== undefined) matchedOld.add(o);
+      c.decls.forEach((d, i) => {
+        const was = o !== undefined ? old!.decls[old!.firstDecl[o] + i] : undefined;
+        fromDecl.push(was ? old!.firstDecl[o!] + i : undefined);
+        decls.push(was
+          ? { decl: d, chunk: k, defines: was.defines, uses: was.uses, genp: was.genp, rules: [] }
+          : { decl: d, chunk: k, ...names(d), rules: [] });
+      });
+    });
+
+    // ---- what must be re-checked: edited declarations, and what uses their names (transitively)
+    const dirty = new Set<number>();
+    const changed: string[] = [];
+    decls.forEach((d, j) => {
+      if (fromDecl[j] === undefined) {
+        dirty.add(j);
+        changed.push(...d.defines);
+      }
+    });
+    if (old) old.decls.forEach((d, i) => {
+      if (!matchedOld.has(d.chunk)) changed.push(...d.defines);
+    });
+    const users = new Map<string, number[]>();
+    decls.forEach((d, j) => {
+      for (const n of d.uses) {
+        let l = users.get(n);
+        if (!l) users.set(n, (l = []));
+        l.push(j);
+      }
+    });
+    const seenName = new Set<string>();
+    while (changed.length) {
+      const n = changed.pop()!;
+      if (seenName.has(n)) continue;
+      seenName.add(n);
+      for (const j of users.get(n) ?? []) {
+        if (dirty.has(j)) continue;
+        dirty.add(j);
+      }
+    }
+
+    // ---- the others keep their results, moved with their chunks
+    if (old) {
+      const oldToNew = new Map<number, number>();
+      p.from.forEach((o, k) => { if (o !== undefined) oldToNew.set(o, k); });
+      const mover = new Mover(old.chunks, p.chunks, oldToNew);
+      decls.forEach((d, j) => {
+        if (dirty.has(j)) return;
+        const was = old.decls[fromDecl[j]!];
+        const moved = mover.moveResults(was, budget === old.budget);
+        if (moved) {
+          d.elab = moved.elab;
+          d.rules = moved.rules;
+        } else dirty.add(j); // a result that points outside the unchanged text: check again
+      });
+    }
+    const todo = decls.map((d, j) => dirty.has(j) || d.elab === undefined || d.rules.some((r, ri) => r === undefined && !SLOW[ri] && !rules[ri].global));
+
+    // ---- elaboration of the re-checked declarations, after what they depend on
+    const definers = new Map<string, number[]>();
+    decls.forEach((d, j) => {
+      for (const n of d.defines) {
+        let l = definers.get(n);
+        if (!l) definers.set(n, (l = []));
+        l.push(j);
+      }
+    });
+    const closure = new Set<number>();
+    const stack: number[] = [];
+    decls.forEach((_, j) => { if (todo[j]) { closure.add(j); stack.push(j); } });
+    while (stack.length) {
+      const j = stack.pop()!;
+      for (const n of decls[j].uses) {
+        for (const k of definers.get(n) ?? []) {
+          if (!closure.has(k)) {
+            closure.add(k);
+            stack.push(k);
+          }
+        }
+      }
+    }
+    const el = new Elaborator(resolution, {});
+    for (const j of [...closure].sort((a, b) => a - b)) {
+      const d = decls[j].decl;
+      const before = el.diagnostics.length;
+      try {
+        el.decl(d);
+      } catch (e) {
+        el.report('elab/internal-error', d.range, `internal error while elaborating: ${e instanceof Error ? e.message : String(e)}`, 'warning');
+      }
+      if (todo[j]) decls[j].elab = el.diagnostics.slice(before);
+    }
+
+    // ---- rules: the fast ones per re-checked declaration, the global ones on the whole file
+    const index = new FileIndex(p.file, resolution);
+    const values = new Values(p.file, resolution, text);
+    const ctx = ruleContext({ text, file: p.file, resolution, index, values }, { budget, ...(options.shouldStop ? { shouldStop: options.shouldStop } : {}) });
+    const global: (Diagnostic[] | undefined)[] = rules.map(() => undefined);
+    rules.forEach((rule, ri) => {
+      if (SLOW[ri]) return;
+      if (rule.global) {
+        global[ri] = runRule(rule.run, ctx).diagnostics;
+        return;
+      }
+      decls.forEach((d, j) => {
+        if (todo[j] || d.rules[ri] === undefined) d.rules[ri] = runRule(rule.run, { ...ctx, decls: [d.decl] }).diagnostics;
+      });
+    });
+    this.state = { chunks: p.chunks, decls, firstDecl, budget };
+
+    // ---- the slow rules (GenP enumeration), after the rest has been offered
+    const slowWork = decls.some((d, j) => (todo[j] || rules.some((_, ri) => SLOW[ri] && d.rules[ri] === undefined)) && d.genp);
+    if (slowWork && options.onFast) options.onFast(combine(p.diagnostics, resolution.diagnostics, decls, global));
+    let cancelled = false;
+    rules.forEach((rule, ri) => {
+      if (!SLOW[ri] || cancelled) return;
+      for (let j = 0; j < decls.length; j++) {
+        const d = decls[j];
+        if (!todo[j] && d.rules[ri] !== undefined) continue;
+        d.rules[ri] = undefined;
+        if (!d.genp && !rule.global) {
+          d.rules[ri] = [];
+          continue;
+        }
+        const r = runRule(rule.run, { ...ctx, decls: [d.decl] });
+        if (r.cancelled) {
+          cancelled = true;
+          break;
+        }
+        d.rules[ri] = r.diagnostics;
+      }
+    });
+    return {
+      diagnostics: combine(p.diagnostics, resolution.diagnostics, decls, global),
+      cancelled,
+      stats: { decls: decls.length, chunksParsed: p.parsed, rechecked: todo.filter(Boolean).length, elaborated: closure.size, full: false },
+    };
+  }
+}
+
+/** Runs one rule; a failure makes the whole version fall back to the whole-file analysis. */
+function runRule(run: (ctx: RuleContext) => { diagnostics: Diagnostic[]; cancelled?: boolean }, ctx: RuleContext): { diagnostics: Diagnostic[]; cancelled?: boolean } {
+  try {
+    return run(ctx);
+  } catch {
+    throw new Fallback('a rule failed');
+  }
+}
+
+/** In the whole-file order: parse, names, elaboration, then rule by rule; sorted by position (stable). */
+function combine(parse: Diagnostic[], names: Diagnostic[], decls: readonly DeclState[], global: readonly (Diagnostic[] | undefined)[]): Diagnostic[] {
+  const out: Diagnostic[] = [...parse, ...names];
+  for (const d of decls) if (d.elab) for (const x of d.elab) out.push(x);
+  rules.forEach((rule, ri) => {
+    if (rule.global) {
+      for (const x of global[ri] ?? []) out.push(x);
+      return;
+    }
+    for (const d of decls) for (const x of d.rules[ri] ?? []) out.push(x);
+  });
+  out.sort((a, b) => a.range.start - b.range.start || a.range.end - b.range.end);
+  return out;
+}
+
+/** The names a declaration declares and uses, and whether it holds a GenP call. */
+function names(d: ast.Decl): { defines: string[]; uses: Set<string>; genp: boolean } {
+  const defines: string[] = d.kind === 'Param' ? d.items.map((it) => it.name.name) : [d.name.name];
+  const uses = new Set<string>();
+  let genp = false;
+  const stack: unknown[] = [d];
+  while (stack.length) {
+    const n = stack.pop();
+    if (Array.isArray(n)) {
+      for (const x of n) stack.push(x);
+      continue;
+    }
+    if (n === null || typeof n !== 'object') continue;
+    const o = n as Record<string, unknown>;
+    // every name and identifier counts as a use (the declared names too: harmless, and it keeps
+    // locals that shadow globals and schedule handles on the safe side)
+    if ((o.kind === 'Name' || o.kind === 'Ident') && typeof o.name === 'string') uses.add(o.name);
+    else if (o.kind === 'Call') {
+      const callee = (o as unknown as ast.Call).callee;
+      uses.add(callee.name);
+      if (callee.name === 'GenP') genp = true;
+    }
+    for (const k in o) {
+      const v = o[k];
+      if (v !== null && typeof v === 'object' && k !== 'range') stack.push(v);
+    }
+  }
+  return { defines, uses, genp };
+}
+
+/**
+ * Moves a kept declaration's diagnostics to the new version: each range (the diagnostic's,
+ * its related information's and its fixes' edits) moves with the chunk that holds it.
+ */
+class Mover {
+  private readonly starts: number[];
+  /** no kept chunk moved: every result stays as it is */
+  private readonly still: boolean;
+  constructor(private readonly old: readonly Chunk[], private readonly now: readonly Chunk[], private readonly oldToNew: ReadonlyMap<number, number>) {
+    this.starts = old.map((c) => c.start);
+    let still = true;
+    for (const [o, k] of oldToNew) if (old[o].start !== now[k].start) still = false;
+    this.still = still;
+  }
+
+  moveResults(d: DeclState, sameBudget: boolean): { elab?: Diagnostic[]; rules: (Diagnostic[] | undefined)[] } | undefined {
+    if (!d.elab) return undefined;
+    if (this.still && !d.elab.some((x) => this.outside(x))) {
+      let ok = true;
+      const rules = d.rules.map((r, ri) => {
+        if (r === undefined || (SLOW[ri] && !sameBudget)) return undefined;
+        if (r.some((x) => this.outside(x))) ok = false;
+        return r;
+      });
+      if (ok) return { elab: d.elab, rules };
+    }
+    const elab = this.moveAll(d.elab);
+    if (!elab) return undefined;
+    const out: (Diagnostic[] | undefined)[] = [];
+    for (let ri = 0; ri < rules.length; ri++) {
+      const r = d.rules[ri];
+      if (r === undefined || (SLOW[ri] && !sameBudget)) {
+        out.push(undefined);
+        continue;
+      }
+      const m = this.moveAll(r);
+      if (!m) return undefined;
+      out.push(m);
+    }
+    return { elab, rules: out };
+  }
+
+  private moveAll(ds: readonly Diagnostic[]): Diagnostic[] | undefined {
+    if (ds.length === 0) return ds as Diagnostic[];
+    const out: Diagnostic[] = [];
+    let same = true;
+    for (const d of ds) {
+      const m = this.move(d);
+      if (!m) return undefined;
+      if (m !== d) same = false;
+      out.push(m);
+    }
+    return same ? (ds as Diagnostic[]) : out;
+  }
+
+  /** `d` moved; `d` itself when nothing moves */
+  private move(d: Diagnostic): Diagnostic | undefined {
+    const range = this.range(d.range);
+    if (!range) return undefined;
+    if (range === d.range && !d.related && !d.fixes) return d;
+    const out: Diagnostic = { ...d, range };
+    if (d.related) {
+      const related: NonNullable<Diagnostic['related']> = [];
+      for (const r of d.related) {
+        const m = this.range(r.range);
+        if (!m) return undefined;
+        related.push({ ...r, range: m });
+      }
+      out.related = related;
+    }
+    if (d.fixes) {
+      const fixes: NonNullable<Diagnostic['fixes']> = [];
+      for (const f of d.fixes) {
+        const edits: typeof f.edits = [];
+        for (const e of f.edits) {
+          const m = this.range(e.range);
+          if (!m) return undefined;
+          edits.push({ ...e, range: m });
+        }
+        fixes.push({ ...f, edits });
+      }
+      out.fixes = fixes;
+    }
+    return out;
+  }
+
+  /** does a range of `d` lie in an old chunk that is not kept (only when nothing moved) */
+  private outside(d: Diagnostic): boolean {
+    if (this.range(d.range) === undefined) return true;
+    for (const r of d.related ?? []) if (this.range(r.range) === undefined) return true;
+    for (const f of d.fixes ?? []) for (const e of f.edits) if (this.range(e.range) === undefined) return true;
+    return false;
+  }
+
+  private range(r: ast.Range): ast.Range | undefined {
+    // the last chunk starting at or before r.start
+    let lo = 0;
+    let hi = this.starts.length - 1;
+    if (hi < 0 || r.start < this.starts[0]) return undefined;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (this.starts[mid] <= r.start) lo = mid;
+      else hi = mid - 1;
+    }
+    const c = this.old[lo];
+    if (r.end > c.start + c.text.length) return undefined;
+    const k = this.oldToNew.get(lo);
+    if (k === undefined) return undefined;
+    const delta = this.now[k].start - c.start;
+    return delta === 0 ? r : { start: r.start + delta, end: r.end + delta };
+  }
+}

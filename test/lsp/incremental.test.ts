@@ -1,0 +1,157 @@
+// Incremental analysis, in process: the chunked parse is exactly the whole-file parse, and
+// `IncrementalAnalysis` gives exactly what the whole-file analysis gives after any sequence of
+// edits (properties over the example files), while re-checking only what an edit touches.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import fc from 'fast-check';
+import { parse } from '../../grammar/src/parse.js';
+import type { Diagnostic } from '../../grammar/src/diagnostic.js';
+import { analyze } from '../../server/src/check/index.js';
+import { ChunkedParser, chunkStarts } from '../../server/src/service/chunks.js';
+import { IncrementalAnalysis } from '../../server/src/service/incremental.js';
+import { generate } from '../../bench/parse.js';
+import { root } from './harness.js';
+
+const BUDGET = 4096;
+const examples = readdirSync(join(root, 'examples')).filter((f) => f.endsWith('.layout')).sort()
+  .map((f) => readFileSync(join(root, 'examples', f), 'utf8'));
+
+/** JSON with bigints as strings: deepEqual then compares values, not object identity or prototypes */
+function plain(x: unknown): unknown {
+  return JSON.parse(JSON.stringify(x, (_k, v) => (typeof v === 'bigint' ? `${v}n` : v)));
+}
+
+function full(text: string): Diagnostic[] {
+  return analyze(text, { slow: true, budget: BUDGET }).diagnostics;
+}
+
+/** An edit: replace `del` characters at a fraction of the text by `ins`. */
+interface Edit { at: number; del: number; ins: string }
+function apply(text: string, e: Edit): string {
+  const at = Math.floor(e.at * (text.length + 1));
+  return text.slice(0, at) + e.ins + text.slice(at + e.del);
+}
+const pieces = ['\n', ' ', '(', ')', '[', ']', '{', '}', ',', '=', '/', '#', '"', '$', '.inv(x)', 'param ', 'layout ', 'let ', 'perm ',
+  'kernel k target triton builtin matmul {\n', 'const ', '\nparam M = 100 in [64, 96]\n', ' M ', ' BM ', '4095', '96', 'x', 'GenP([3, 3], antidiag(3))',
+  '.TileBy([2, 2], [2, 2])', 'OrderBy(Row(6, 6))', '\r\n', 'layout Z = A\n', 'let M = 3\n'];
+const edit = fc.record({
+  at: fc.double({ min: 0, max: 1, noNaN: true }),
+  del: fc.oneof(fc.constant(0), fc.nat(20)),
+  ins: fc.oneof(fc.constantFrom(...pieces), fc.string({ maxLength: 4 }), fc.constant('')),
+});
+
+test('chunks start at 0 and at each line that starts with a declaration keyword', () => {
+  const text = 'param M = 1 let x = 2\r\nlayout A = X\n  let y = 3\nlets = 4\n# let z\n"\nkernel k {\rschedule s\n';
+  assert.deepEqual(chunkStarts(text), [0, text.indexOf('layout'), text.indexOf('kernel'), text.indexOf('schedule')]);
+  assert.deepEqual(chunkStarts(''), [0]);
+});
+
+test('the chunked parse is the whole-file parse, after any edits (property)', () => {
+  fc.assert(fc.property(fc.constantFrom(...examples.keys()), fc.array(edit, { minLength: 1, maxLength: 8 }), (k, edits) => {
+    const p = new ChunkedParser();
+    let text = examples[k];
+    for (const e of [undefined, ...edits]) {
+      if (e) text = apply(text, e);
+      const a = p.parse(text);
+      const b = parse(text);
+      assert.deepEqual(plain({ file: a.file, diagnostics: a.diagnostics }), plain({ file: b.file, diagnostics: b.diagnostics }), JSON.stringify(text));
+    }
+  }), { numRuns: 150 });
+});
+
+test('a chunk that moves to another line is parsed again when its messages quote positions', () => {
+  const p = new ChunkedParser();
+  const text = 'param M = 1\nlayout A = OrderBy(Row(4, 4)\nlet x = 1\n';
+  const first = p.parse(text);
+  assert.deepEqual(first.diagnostics.map((d) => d.message), ["expected ')' to close the argument list opened at 2:19"]);
+  // a new first line: its chunk is parsed, `param` and `let` are copied (shifted), `layout` is parsed again
+  const moved = p.parse('let z = 0\n' + text);
+  assert.equal(moved.parsed, 2);
+  assert.deepEqual(moved.diagnostics.map((d) => [d.message, d.range]), [["expected ')' to close the argument list opened at 3:19", { start: first.diagnostics[0].range.start + 10, end: first.diagnostics[0].range.end + 10 }]]);
+  assert.deepEqual(plain(moved.file), plain(parse('let z = 0\n' + text).file));
+  // moved along a line (same line numbers): copied
+  const along = p.parse('let zz = 0\n' + text);
+  assert.equal(along.parsed, 1);
+  const whole = parse('let zz = 0\n' + text);
+  assert.deepEqual(plain({ file: along.file, diagnostics: along.diagnostics }), plain({ file: whole.file, diagnostics: whole.diagnostics }));
+});
+
+test('incremental diagnostics are the whole-file analysis, after any edits (property)', () => {
+  fc.assert(fc.property(fc.constantFrom(...examples.keys()), fc.array(edit, { minLength: 1, maxLength: 8 }), (k, edits) => {
+    const a = new IncrementalAnalysis();
+    let text = examples[k];
+    for (const e of [undefined, ...edits]) {
+      if (e) text = apply(text, e);
+      const r = a.diagnose(text, { budget: BUDGET });
+      assert.equal(r.cancelled, false);
+      assert.deepEqual(plain(r.diagnostics), plain(full(text)), JSON.stringify(text));
+    }
+  }), { numRuns: 100 });
+});
+
+test('an edit re-checks the declaration and what uses its names, and nothing else', () => {
+  const text = generate(400);
+  const a = new IncrementalAnalysis();
+  const first = a.diagnose(text, { budget: BUDGET });
+  assert.deepEqual(first.stats, { decls: first.stats.decls, chunksParsed: first.stats.decls + 1, rechecked: first.stats.decls, elaborated: first.stats.decls, full: false });
+  // M1 4096 -> 4095: the param declaration, num_pid_m1, Pid1, A1, C1, kernel matmul1, schedule gemm1;
+  // N1 and K1 share the declaration: num_pid_n1 and B1 too
+  const at = text.indexOf('param M1 = 4096') + 'param M1 = 409'.length;
+  const edited = text.slice(0, at) + '5' + text.slice(at + 1);
+  const r = a.diagnose(edited, { budget: BUDGET });
+  // elaborated besides: the BM1, BN1, BK1, GM1 declaration they use
+  assert.deepEqual(r.stats, { decls: first.stats.decls, chunksParsed: 1, rechecked: 9, elaborated: 10, full: false });
+  assert.deepEqual(plain(r.diagnostics), plain(full(edited)));
+  assert.ok(r.diagnostics.some((d) => d.code === 'tile/not-divisible' && d.message === 'BM1 = 128 does not divide M1 = 4095'));
+  // typing at the top moves every declaration: one chunk parsed, the comment's declaration alone re-checked
+  const typed = '# a comment\n' + edited;
+  const t = a.diagnose(typed, { budget: BUDGET });
+  assert.deepEqual([t.stats.chunksParsed, t.stats.rechecked], [1, 0]);
+  assert.deepEqual(plain(t.diagnostics), plain(full(typed)));
+  // the same text again: nothing to do
+  const same = a.diagnose(typed, { budget: BUDGET });
+  assert.deepEqual([same.stats.chunksParsed, same.stats.rechecked, same.stats.elaborated], [0, 0, 0]);
+});
+
+test('slow checks: offered after the rest, re-run on a budget change, resumed after a cancel', () => {
+  const text = 'param S = 6\nperm sw(n)[i, j] = j * n + i\nlayout L = OrderBy(GenP([S, S], sw(S)))\nlet y = zz\n';
+  const a = new IncrementalAnalysis();
+  const fast: Diagnostic[][] = [];
+  const r = a.diagnose(text, { budget: 10, onFast: (d) => fast.push(d) });
+  assert.deepEqual(fast.map((ds) => ds.map((d) => d.code)), [['unused/let', 'name/undefined']]);
+  assert.deepEqual(r.diagnostics.map((d) => d.code), ['genp/partially-checked', 'unused/let', 'name/undefined']);
+  assert.match(r.diagnostics[0].message, /not checked at S = 6 \(36 points\): over the check budget of 10 points/);
+  // nothing slow to run: no early offer
+  fast.length = 0;
+  a.diagnose(text.replace('zz', 'S'), { budget: 10, onFast: (d) => fast.push(d) });
+  assert.deepEqual(fast, []);
+  // a new budget re-runs the GenP check
+  const big = a.diagnose(text, { budget: 100, onFast: (d) => fast.push(d) });
+  assert.match(big.diagnostics[0].message, /checked exhaustively at S = 6 \(36 points\)/);
+  assert.equal(fast.length, 1);
+  // stopped (the enumeration polls every so many points): partial and cancelled; the next call finishes the work
+  const edited = text.replace('S = 6', 'S = 700');
+  const stopped = a.diagnose(edited, { budget: 1e6, shouldStop: () => true });
+  assert.equal(stopped.cancelled, true);
+  assert.ok(!stopped.diagnostics.some((d) => d.code.startsWith('genp/')));
+  const resumed = a.diagnose(edited, { budget: 1e6 });
+  assert.equal(resumed.cancelled, false);
+  assert.deepEqual(plain(resumed.diagnostics), plain(analyze(edited, { budget: 1e6 }).diagnostics));
+  assert.match(resumed.diagnostics[0].message, /checked exhaustively at S = 700 \(490000 points\)/);
+});
+
+test('more syntax errors than the parser lists: the whole-file analysis, exactly', () => {
+  const text = 'param M = 1\n' + '$\n'.repeat(150) + 'let x = M\n';
+  const a = new IncrementalAnalysis();
+  const r = a.diagnose(text, { budget: BUDGET });
+  assert.equal(r.stats.full, true);
+  assert.deepEqual(plain(r.diagnostics), plain(full(text)));
+  assert.equal(r.diagnostics.filter((d) => d.code === 'parse/too-many-errors').length, 1);
+  // and back to incremental once the errors are gone
+  const fixed = 'param M = 1\nlet x = M\n';
+  const f = a.diagnose(fixed, { budget: BUDGET });
+  assert.equal(f.stats.full, false);
+  assert.deepEqual(plain(f.diagnostics), plain(full(fixed)));
+});
