@@ -165,6 +165,7 @@ export class IncrementalAnalysis {
       for (const j of users.get(n) ?? []) {
         if (dirty.has(j)) continue;
         dirty.add(j);
+        changed.push(...decls[j].defines);
       }
     }
 
