@@ -8,7 +8,7 @@ import { TextDocument } from 'vscode-languageserver-textdocument';
 import type { PublishDiagnosticsParams } from 'vscode-languageserver-protocol';
 import { diagnose } from '../../server/src/service/diagnose.js';
 import { defaultSettings } from '../../server/src/service/settings.js';
-import { LspClient, rangeOf } from './harness.js';
+import { LspClient, rangeOf, rng } from './harness.js';
 
 const R = (l1: number, c1: number, l2: number, c2: number) => ({ start: { line: l1, character: c1 }, end: { line: l2, character: c2 } });
 
@@ -27,6 +27,21 @@ const kinds = [
   '}', //                                                                     11
   '',
 ].join('\n');
+
+/** `diagnose(text)` as the server publishes it. */
+function converted(uri: string, text: string) {
+  const doc = TextDocument.create(uri, 'layout', 1, text);
+  const sev = { error: 1, warning: 2, information: 3, hint: 4 } as const;
+  return diagnose(text, defaultSettings).diagnostics.map((d) => ({
+    range: { start: doc.positionAt(d.range.start), end: doc.positionAt(d.range.end) },
+    severity: sev[d.severity],
+    code: d.code,
+    source: 'layout',
+    message: d.message,
+    ...(d.related?.length ? { relatedInformation: d.related.map((r) => ({ location: { uri, range: { start: doc.positionAt(r.range.start), end: doc.positionAt(r.range.end) } }, message: r.message })) } : {}),
+    ...(d.tags?.length ? { tags: d.tags.map((t) => (t === 'unnecessary' ? 1 : 2)) } : {}),
+  }));
+}
 
 describe('diagnostics', () => {
   let c: LspClient;
@@ -56,19 +71,33 @@ describe('diagnostics', () => {
   test('the published diagnostics are exactly the analysis results, converted', async () => {
     const uri = c.uri('kinds.layout');
     const p = await c.diagnostics(uri, 7);
-    const doc = TextDocument.create(uri, 'layout', 7, kinds);
-    const sev = { error: 1, warning: 2, information: 3, hint: 4 } as const;
-    const expected = diagnose(kinds, { ...defaultSettings, diagnostics: { debounceMs: 20 } }).diagnostics.map((d) => ({
-      range: { start: doc.positionAt(d.range.start), end: doc.positionAt(d.range.end) },
-      severity: sev[d.severity],
-      code: d.code,
-      source: 'layout',
-      message: d.message,
-      ...(d.related?.length ? { relatedInformation: d.related.map((r) => ({ location: { uri, range: { start: doc.positionAt(r.range.start), end: doc.positionAt(r.range.end) } }, message: r.message })) } : {}),
-      ...(d.tags?.length ? { tags: d.tags.map((t) => (t === 'unnecessary' ? 1 : 2)) } : {}),
-    }));
+    const expected = converted(uri, kinds);
     assert.ok(expected.length >= 9, `only ${expected.length} diagnostics`);
     assert.deepEqual(p.diagnostics, expected);
+  });
+
+  test('after incremental edits (lines added above, values changed, a declaration broken and mended) they still are', async () => {
+    const uri = c.uri('edits.layout');
+    let text = kinds;
+    let version = 1;
+    await c.open(uri, text, version);
+    const edits: [string, string][] = [
+      ['', '# moved down a line\n'], // everything moves: related ranges in other declarations too
+      ['param M = 100', 'param M = 96'], // A's TileBy divides now
+      ['layout E = ', 'layout Q = OrderBy(Row(2 2))\nlayout E = '], // a broken declaration in between
+      ['layout Q = OrderBy(Row(2 2))\n', ''],
+      ['perm bad(n)[i, j] = i', 'perm bad(n)[i, j] = j * n + i'], // G's GenP is a bijection now
+    ];
+    for (const [from, to] of edits) {
+      const at = from === '' ? 0 : text.indexOf(from);
+      assert.ok(at >= 0, from);
+      const wait = c.diagnostics(uri, ++version);
+      c.change(uri, version, [{ range: rng(text, at, at + from.length), text: to }]);
+      text = text.slice(0, at) + to + text.slice(at + from.length);
+      assert.deepEqual((await wait).diagnostics, converted(uri, text), `after ${JSON.stringify(to)}`);
+    }
+    const codes = (await c.diagnostics(uri, version)).diagnostics.map((d) => d.code);
+    assert.ok(!codes.includes('tile/not-divisible') && !codes.includes('genp/not-bijective') && codes.includes('regp/not-a-permutation'), codes.join());
   });
 
   test('quick fixes of the diagnostics become code actions', async () => {
@@ -143,6 +172,30 @@ describe('long checks', () => {
     assert.deepEqual(versions, [6]);
     // one 20000 x 20000 check alone takes several seconds; the cancelled ones cost nothing
     assert.ok(elapsed < 4000, `took ${elapsed} ms`);
+  });
+
+  test('while a long check runs, everything else about the same version is published meanwhile', async () => {
+    const t = await LspClient.start({ settings: { genp: { checkBudget: 1e12 } }, env: { LAYOUT_INTERIM_AFTER_MS: '200' } });
+    try {
+      const uri = t.uri('interim.layout');
+      const text = slow(20000) + 'let y = zz\n';
+      const t0 = Date.now();
+      // the fast checks' result (unused/let comes from a rule: not the syntax-only fallback, which a
+      // very slow machine may show first), without the GenP check
+      const first = t.waitFor((p) => p.uri === uri && p.version === 1 && p.diagnostics.some((d) => d.code === 'unused/let'));
+      void t.open(uri, text);
+      assert.deepEqual((await first).diagnostics.map((d) => d.code), ['unused/let', 'name/undefined']);
+      assert.ok(Date.now() - t0 < 5000);
+      // the final result of the next version replaces it
+      const next = t.diagnostics(uri, 2, 20_000);
+      t.change(uri, 2, [{ range: rangeOf(text, '20000'), text: '6' }]);
+      assert.deepEqual((await next).diagnostics.map((d) => d.code), ['genp/partially-checked', 'unused/let', 'name/undefined']);
+      const pubs = t.published.filter((p) => p.uri === uri);
+      assert.equal(pubs.at(-1)!.version, 2);
+      assert.ok(pubs.filter((p) => p.version === 1).every((p) => !p.diagnostics.some((d) => String(d.code).startsWith('genp/'))));
+    } finally {
+      await t.stop();
+    }
   });
 
   test('a check that runs past the time limit is stopped; syntax diagnostics and a note are published', async () => {

@@ -54,7 +54,7 @@ function apply(text: string, e: Edit): string {
 }
 const pieces = ['\n', ' ', '(', ')', '[', ']', '{', '}', ',', '=', '/', '#', '"', '$', '.inv(x)', 'param ', 'layout ', 'let ', 'perm ',
   'kernel k target triton builtin matmul {\n', 'const ', '\nparam M = 100 in [64, 96]\n', ' M ', ' BM ', '4095', '96', 'x', 'GenP([3, 3], antidiag(3))',
-  '.TileBy([2, 2], [2, 2])', 'OrderBy(Row(6, 6))', '\r\n', 'layout Z = A\n', 'let M = 3\n'];
+  '.TileBy([2, 2], [2, 2])', 'OrderBy(Row(6, 6))', '\r\n', 'layout Z = A\n', 'let M = 3\n', '\nlayout U = OrderBy(Row(4, 4)\n'];
 const edit: fc.Arbitrary<Edit> = fc.oneof(
   fc.record({
     kind: fc.constant('splice' as const),
@@ -82,7 +82,7 @@ test('the chunked parse is the whole-file parse, after any edits (property)', ()
       const b = parse(text);
       assert.deepEqual(plain({ file: a.file, diagnostics: a.diagnostics }), plain({ file: b.file, diagnostics: b.diagnostics }), JSON.stringify(text));
     }
-  }), { numRuns: 150 });
+  }), { numRuns: 250 });
 });
 
 test('a chunk that moves to another line is parsed again when its messages quote positions', () => {
