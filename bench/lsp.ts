@@ -3,7 +3,9 @@
 // - didChange -> publishDiagnostics of that version (debounce set to 0 so that the number is the
 //   server's own work: parse, resolve, every check, in the worker, and the publish);
 // - hover and completion at spots spread over the file;
-// - the server's memory (RSS, worker thread included) after the runs.
+// - the server's memory (RSS, worker thread included) after the runs;
+// - in process, where the time goes: the whole-file stages (parse, resolve, every check) and one
+//   edit through the incremental analysis the worker runs (server/src/service/incremental.ts).
 // `node --import tsx bench/lsp.ts` prints the numbers and writes bench/results/lsp.json.
 // Targets: p95 < 30 ms for diagnostics after an edit, p95 < 5 ms for hover.
 import { mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
@@ -11,6 +13,7 @@ import { cpus } from 'node:os';
 import { LspClient, pos } from '../test/lsp/harness.js';
 import { parse, resolve } from '../grammar/src/index.js';
 import { analyze } from '../server/src/check/index.js';
+import { IncrementalAnalysis } from '../server/src/service/incremental.js';
 import { generate } from './parse.js';
 
 const LINES = 2000;
@@ -119,11 +122,27 @@ async function main(): Promise<void> {
       return round(percentile(xs, 50));
     };
     const parsed = parse(cur);
+    // the same digit flips as above, each analysed incrementally after the previous version
+    const inc = new IncrementalAnalysis();
+    let incText = cur;
+    inc.diagnose(incText, { budget: 1_000_000 });
+    let incStats = inc.diagnose(incText, { budget: 1_000_000 }).stats;
+    let flip = 0;
+    const incrementalEdit = () => {
+      const at = editSpots[(flip++ * 7) % editSpots.length] + 3;
+      incText = incText.slice(0, at) + (incText[at] === '6' ? '4' : '6') + incText.slice(at + 1);
+      incStats = inc.diagnose(incText, { budget: 1_000_000 }).stats;
+    };
     const breakdown = {
       parseMs: stage(() => parse(cur)),
       resolveMs: stage(() => resolve(parsed.file, parsed.lines)),
       analyzeFastRulesMs: stage(() => analyze(cur, { slow: false })),
       analyzeAllRulesMs: stage(() => analyze(cur, { slow: true, budget: 1_000_000 })),
+      incrementalEditMs: (() => {
+        for (let i = 0; i < 20; i++) incrementalEdit(); // warm the incremental path
+        return stage(incrementalEdit);
+      })(),
+      incrementalEdit: { declarations: incStats.decls, chunksParsed: incStats.chunksParsed, rechecked: incStats.rechecked, elaborated: incStats.elaborated },
     };
     const result = {
       bench: 'lsp',
@@ -148,7 +167,8 @@ async function main(): Promise<void> {
     console.log(`  hover: p50 ${result.hoverMs.p50} ms, p95 ${result.hoverMs.p95} ms (${HOVERS} requests; target p95 < 5 ms: ${result.withinTargets.hover ? 'met' : 'MISSED'})`);
     console.log(`  completion: p50 ${result.completionMs.p50} ms, p95 ${result.completionMs.p95} ms (${COMPLETIONS} requests)`);
     console.log(`  server RSS ${rss ?? '?'} MB`);
-    console.log(`  in process: parse ${breakdown.parseMs} ms, resolve ${breakdown.resolveMs} ms, analyze (fast rules) ${breakdown.analyzeFastRulesMs} ms, analyze (all rules) ${breakdown.analyzeAllRulesMs} ms`);
+    console.log(`  in process, whole file: parse ${breakdown.parseMs} ms, resolve ${breakdown.resolveMs} ms, analyze (fast rules) ${breakdown.analyzeFastRulesMs} ms, analyze (all rules) ${breakdown.analyzeAllRulesMs} ms`);
+    console.log(`  in process, one edit analysed incrementally: ${breakdown.incrementalEditMs} ms (${incStats.chunksParsed} chunk parsed, ${incStats.rechecked} of ${incStats.decls} declarations re-checked, ${incStats.elaborated} elaborated)`);
     mkdirSync('bench/results', { recursive: true });
     writeFileSync('bench/results/lsp.json', JSON.stringify(result, null, 2) + '\n');
     updateReadme(`| lsp | ${result.date.slice(0, 10)} | ${result.lines} lines: diagnostics after edit p50 ${result.diagnosticsAfterEditMs.p50} / p95 ${result.diagnosticsAfterEditMs.p95} ms (target < 30), hover p95 ${result.hoverMs.p95} ms (target < 5), completion p95 ${result.completionMs.p95} ms, RSS ${rss ?? '?'} MB | lsp.json |`);

@@ -69,6 +69,13 @@ test('overrides replace param values; lets follow', () => {
   assert.equal(model.env.get('num_pid_m'), 64n);
 });
 
+test('an override beyond 2^53 is an error at the param, never a rounded value', () => {
+  const r = elab('param M = 4\nlet x = M + 1', { overrides: new Map([['M', 2n ** 53n + 1n]]) });
+  assert.deepEqual(r.shown, ['elab/eval-error "4": M is set to 9007199254740993, which exceeds 2^53 in magnitude; values are exact only up to 2^53']);
+  assert.equal(r.model.env.has('M'), false);
+  assert.equal(elab('param M = 4', { overrides: new Map([['M', 2n ** 53n]]) }).model.env.get('M'), 2n ** 53n);
+});
+
 const cases: [string, string[]][] = [
   ['layout L = RegP([2, 3])', ['elab/arity "([2, 3])": RegP (a list of dims and a permutation) takes 2 arguments, got 1']],
   ['layout L = RegP(2, [0])', ['elab/argument-kind "2": RegP\'s dims must be a list, e.g. [M, K]; found a number']],
@@ -88,6 +95,23 @@ const cases: [string, string[]][] = [
   ['param M = BM\nparam BM = 4', []],
   ['let a = a + 1', []],
   ['layout L = OrderBy(Row(4)).GroupBy([4])\nlet x = L[1] * 2 + L.apply(2)', []],
+  // sizes that are not positive, or layouts too large to evaluate exactly, at the param values
+  ['layout L = OrderBy(Row(0, 4)).GroupBy([0, 4])', [
+    'elab/bad-size "0": this dimension is 0 at the param values; dimensions must be positive',
+    'elab/bad-size "0": this dimension is 0 at the param values; dimensions must be positive',
+  ]],
+  ['param M = -2\nlet h = M / 2\nlayout L = OrderBy(Col(h, 4)).TileBy([2, 2], [h, 2])', [
+    'elab/bad-size "h": this dimension is -1 at the param values; dimensions must be positive',
+    'elab/bad-size "h": this dimension is -1 at the param values; dimensions must be positive',
+  ]],
+  ['param M = 4294967296\nlayout L = OrderBy(Row(M, M)).GroupBy([M, M])', [
+    'elab/bad-size "OrderBy(Row(M, M)).GroupBy([M, M])": L has 18446744073709551616 elements; a layout must have fewer than 2^53 (values are exact only up to 2^53)',
+  ]],
+  ['layout L = OrderBy(Row(9007199254740992)).GroupBy([9007199254740992])', [
+    'elab/bad-size "9007199254740992": this dimension is 9007199254740992 at the param values; dimensions must be below 2^53',
+    'elab/bad-size "9007199254740992": this dimension is 9007199254740992 at the param values; dimensions must be below 2^53',
+  ]],
+  ['layout L = OrderBy(RegP([2, 3], [1, 0]), GenP([1], q())).GroupBy([6])\nperm q()[i] = i', []],
 ];
 for (const [text, want] of cases) {
   test(`diagnostics: ${JSON.stringify(text)}`, () => {

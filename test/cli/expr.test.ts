@@ -45,10 +45,34 @@ test('c for the NW body, mlir SSA lines', () => {
 });
 
 test('errors: one line on stderr; 2 for usage, 1 for an error', () => {
-  assert.deepEqual(run(ex('matmul'), 'A[pid_m, k, :]'), { code: 1, out: '', err: ['layout: the layout has 4 dimensions, the key 3 items'] });
+  assert.deepEqual(run(ex('matmul'), 'A[pid_m, k, :]'), { code: 1, out: '', err: ['layout: A takes 4 indices (its logical shape is [32, 64, 128, 64]) but 3 are given'] });
   assert.deepEqual(run(ex('matmul'), 'A[pid_m, k, :, :'), { code: 1, out: '', err: ["layout: in the query: expected ']' to close the index list opened"] });
   assert.deepEqual(run(ex('matmul'), 'Q[1]'), { code: 1, out: '', err: ["layout: in the query: unknown name 'Q'"] });
   assert.deepEqual(run(ex('matmul'), 'A[pid_m, k, :, :]', { lang: 'c' }), { code: 1, out: '', err: ['layout: tl.arange(...) has no C form'] });
   assert.deepEqual(run(ex('matmul'), 'A[0, 0, 0, 0]', { lang: 'rust' }), { code: 2, out: '', err: ["layout: --lang must be one of c, python, triton, mlir, got 'rust'"] });
   assert.deepEqual(run(ex('matmul'), 'A[0, 0, 0, 0]\n}').code, 2);
+});
+
+test('constant indices, slice bounds and inv arguments are checked against the dims at the (overridden) params', () => {
+  const bad = (q: string, msg: string, opts: ExprOptions = {}) => assert.deepEqual(run(ex('matmul'), q, opts), { code: 1, out: '', err: [`layout: ${msg}`] });
+  bad('A[0, 0, 200, 0]', 'index 200 is outside dimension 2 of A (size 128)');
+  bad('A[0, -1, 0, 0]', 'index -1 is outside dimension 1 of A (size 64)');
+  bad('A[pid_m, k, 9007199254740993, 0]', 'in the query: value 9007199254740993 of `9007199254740993` exceeds 2^53 in magnitude; results are exact only up to 2^53');
+  assert.deepEqual(run(ex('matmul'), 'A[pid_m, k, 9007199254740992 - 9007199254740991, 0]').out, 'BK*k + BM*K*pid_m + K\n');
+  bad('A.apply(0, 0, BM, 0)', 'index 128 is outside dimension 2 of A (size 128)');
+  bad('A[0, 0, 2:1, 0]', 'slice 2:1 of dimension 2 of A (size 128) is empty');
+  bad('A[0, 0, 0:999, 0]', 'slice end 999 is beyond dimension 2 of A (size 128)');
+  bad('A[0, 0, -1:, 0]', 'slice start -1 is outside dimension 2 of A (size 128)');
+  bad('Pid.inv(512)', 'flat index 512 is outside Pid, which has 512 elements');
+  bad('Pid.inv(pid, 3)', 'Pid.inv takes 1 flat index but 2 are given');
+  bad('A[0, 0, 100, 0]', 'index 100 is outside dimension 2 of A (size 64)', { set: ['BM=64'] });
+  assert.deepEqual(run(ex('matmul'), 'A[0, 0, 200, 0]', { set: ['BM=256'] }), { code: 0, out: '200*K\n', err: [] });
+  assert.deepEqual(run(ex('matmul'), 'A[0, 0, 1:BM, 0]'), { code: 0, out: 'K*tl.arange(1, BM)\n', err: [] });
+  assert.deepEqual(run(ex('matmul'), 'Pid.inv(511)').code, 0);
+});
+
+test('--set beyond 2^53 is a usage error, not a rounded or ignored value', () => {
+  assert.deepEqual(run(ex('matmul'), 'A[pid_m, k, :, :]', { set: ['M=9007199254740993'] }),
+    { code: 2, out: '', err: ['layout: --set M=9007199254740993: the value exceeds 2^53 in magnitude; values are exact only up to 2^53'] });
+  assert.equal(run(ex('matmul'), 'M', { set: ['M=9007199254740992'] }).code, 0);
 });

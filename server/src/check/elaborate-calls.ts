@@ -22,20 +22,56 @@ function isListNode(e: ast.Expr): e is ast.ListExpr | ast.TupleExpr {
 }
 
 /** A list of sizes: `[M, K]` or `(M, K)`. */
-function intList(el: Elaborator, e: ast.Expr, what: string): X.Expr[] | undefined {
+function intList(el: Elaborator, e: ast.Expr, what: string, sizes = true): X.Expr[] | undefined {
   if (!isListNode(e)) {
     const v = el.ev(e);
     if (v.k !== 'bad') el.report('elab/argument-kind', e.range, `${what} must be a list, e.g. [M, K]; found ${describe(v)}`);
     return undefined;
   }
   const out = e.items.map((i) => el.int(i));
-  for (const [k, x] of out.entries()) el.model.values.set(e.items[k], x ? { k: 'int', e: x } : BAD);
+  for (const [k, x] of out.entries()) {
+    el.model.values.set(e.items[k], x ? { k: 'int', e: x } : BAD);
+    if (x && sizes) checkDim(el, x, e.items[k]);
+  }
   return out.every((x): x is X.Expr => x !== undefined) ? out : undefined;
+}
+
+const SIZE_LIMIT = 2n ** 53n;
+
+/** A dimension must be positive and below 2^53 at the param values (one that cannot be evaluated is left alone). */
+function checkDim(el: Elaborator, x: X.Expr, at: ast.Expr): void {
+  let v: bigint;
+  try {
+    v = X.evaluate(x, el.model.env);
+  } catch {
+    return;
+  }
+  if (v < 1n) el.report('elab/bad-size', at.range, `this dimension is ${v} at the param values; dimensions must be positive`);
+  else if (v >= SIZE_LIMIT) el.report('elab/bad-size', at.range, `this dimension is ${v} at the param values; dimensions must be below 2^53`);
+}
+
+/**
+ * The number of elements of `L` at the param values when it is 2^53 or more (every dimension
+ * positive and evaluable), else undefined: such a layout cannot be evaluated exactly.
+ */
+export function oversize(L: A.Layout, env: ReadonlyMap<string, bigint>): bigint | undefined {
+  let p = 1n;
+  for (const d of A.dims(L)) {
+    let v: bigint;
+    try {
+      v = X.evaluate(d, env);
+    } catch {
+      return undefined;
+    }
+    if (v < 1n || v >= SIZE_LIMIT) return undefined; // reported at the dimension
+    p *= v;
+  }
+  return p >= SIZE_LIMIT ? p : undefined;
 }
 
 /** A list of integer constants (a RegP permutation). */
 function constList(el: Elaborator, e: ast.Expr, what: string): number[] | undefined {
-  const xs = intList(el, e, what);
+  const xs = intList(el, e, what, false);
   if (!xs) return undefined;
   const out: number[] = [];
   for (const [k, x] of xs.entries()) {
@@ -130,6 +166,7 @@ export function callValue(el: Elaborator, c: ast.Call): Val {
       if (!arity(el, c, name, 1, Infinity)) return BAD;
       const dims = c.args.length === 1 && isListNode(c.args[0]) ? intList(el, c.args[0], `${name}'s dims`) : c.args.map((a) => el.int(a));
       if (!dims || !all(dims)) return BAD;
+      if (!(c.args.length === 1 && isListNode(c.args[0]))) dims.forEach((x, k) => checkDim(el, x, c.args[k]));
       return { k: 'layout', L: name === 'Row' ? A.Row(...dims) : A.Col(...dims) };
     }
     case 'RegP': {

@@ -12,7 +12,7 @@ import type { Diagnostic } from '../../../grammar/src/diagnostic.js';
 import type { Definition, Resolution } from '../../../grammar/src/resolve.js';
 import * as A from '../algebra/index.js';
 import * as X from '../expr/index.js';
-import { callValue, indexValue, methodValue } from './elaborate-calls.js';
+import { callValue, indexValue, methodValue, oversize } from './elaborate-calls.js';
 import { BAD, describe, layoutOfVal, type KernelModel, type LayoutModel, type LetModel, type Model, type ParamModel, type PermModel, type Query, type Val } from './elaborate-model.js';
 
 export * from './elaborate-model.js';
@@ -97,7 +97,11 @@ export class Elaborator {
         if (v.k !== 'bad') {
           const L = layoutOfVal(v);
           if (typeof L === 'string') this.report('elab/expected-layout', d.value.range, L);
-          else m.layout = L;
+          else {
+            m.layout = L;
+            const n = oversize(L, this.model.env);
+            if (n !== undefined) this.report('elab/bad-size', d.value.range, `${m.name} has ${n} elements; a layout must have fewer than 2^53 (values are exact only up to 2^53)`);
+          }
         }
         this.model.layouts.set(m.name, m);
         break;
@@ -117,7 +121,9 @@ export class Elaborator {
     const name = item.name.name;
     const m: ParamModel = { name, isConst, candidates: [], item };
     const over = this.options.overrides?.get(name);
-    m.value = over ?? this.constant(item.value, 'a param value');
+    if (over !== undefined && (over > 2n ** 53n || over < -(2n ** 53n))) {
+      this.report('elab/eval-error', item.value.range, `${name} is set to ${over}, which exceeds 2^53 in magnitude; values are exact only up to 2^53`);
+    } else m.value = over ?? this.constant(item.value, 'a param value');
     for (const c of item.candidates?.items ?? []) {
       const v = this.constant(c, 'a tuning candidate');
       if (v !== undefined) m.candidates.push(v);

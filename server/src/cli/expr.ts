@@ -5,8 +5,10 @@
 // {"expr": ..., "ops": N} (an array of them for inv; MLIR: one object with all SSA lines and the
 // total count). Errors: one line on stderr; exit 2 for usage, 1 for an error.
 import type { Command } from 'commander';
-import { queryExpr, printExprs, type Lang } from '../check/elaborate.js';
-import { countOps } from '../expr/index.js';
+import type * as ast from '../../../grammar/src/ast.js';
+import * as A from '../algebra/index.js';
+import { queryExpr, printExprs, type Lang, type Model } from '../check/elaborate.js';
+import { countOps, evaluate } from '../expr/index.js';
 import { CliFailure, guarded, loadModel, type CliIo } from './load-model.js';
 
 export interface ExprOptions {
@@ -32,6 +34,8 @@ export function runExpr(file: string, query: string, opts: ExprOptions, io: CliI
     if (inQuery) throw new CliFailure(`in the query: ${inQuery.message.replace(/ at \d+:\d+/g, "")}`, 1);
     const binding = l.model.kernels.get(KERNEL)?.bindings[0];
     if (!binding) throw new CliFailure('the query could not be parsed', 1);
+    const problem = keyProblem(l.model, binding.binding.value);
+    if (problem) throw new CliFailure(problem, 1);
     const r = queryExpr(l.model, binding.binding.value, { inlineLets: opts.inlineLets === true });
     if (!r.ok) throw new CliFailure(r.message, 1);
     let texts: string[];
@@ -49,6 +53,62 @@ export function runExpr(file: string, query: string, opts: ExprOptions, io: CliI
     }
     return 0;
   });
+}
+
+/** A constant evaluated at the (overridden) param values, or undefined when it depends on free names. */
+function constant(e: A.KeyItem | undefined, env: ReadonlyMap<string, bigint>): bigint | undefined {
+  if (e === undefined || typeof e === 'string') return undefined;
+  if (typeof e === 'number' || typeof e === 'bigint') return BigInt(e);
+  if ('slice' in e) return undefined;
+  try {
+    return evaluate(e, env);
+  } catch (err) {
+    const msg = err instanceof Error ? err.message : String(err);
+    if (/unbound symbol|arange/.test(msg)) return undefined;
+    throw new CliFailure(`in the query: ${msg}`, 1);
+  }
+}
+
+/**
+ * The query's arity and constant indices, slice bounds and inv argument against its layout's
+ * dims at the param values (with --set applied; the file's own query/... rules use the declared
+ * values): the first problem as a message, or undefined.
+ */
+function keyProblem(model: Model, node: ast.Expr): string | undefined {
+  const q = model.queries.get(node);
+  if (node.kind === 'MethodCall' && node.method.name === 'inv' && node.args.length !== 1) {
+    return `${node.receiver.kind === 'Name' ? node.receiver.name : 'the layout'}.inv takes 1 flat index but ${node.args.length} ${node.args.length === 1 ? 'is' : 'are'} given`;
+  }
+  if (!q) return undefined;
+  const L = q.layoutName ?? 'the layout';
+  const env = model.env;
+  const sizes = A.dims(q.layout).map((d) => constant(d, env));
+  if (q.kind === 'inv') {
+    const x = typeof q.x === 'string' ? undefined : constant(q.x, env);
+    if (x === undefined || q.layout.kind === 'ExpandBy' || sizes.some((v) => v === undefined)) return undefined;
+    const n = (sizes as bigint[]).reduce((a, b) => a * b, 1n);
+    return x < 0n || x >= n ? `flat index ${x} is outside ${L}, which has ${n} elements` : undefined;
+  }
+  if (q.key.length !== sizes.length) {
+    const shape = sizes.every((v) => v !== undefined) ? `[${sizes.join(', ')}]` : `of rank ${sizes.length}`;
+    return `${L} takes ${sizes.length} ${sizes.length === 1 ? 'index' : 'indices'} (its logical shape is ${shape}) but ${q.key.length} ${q.key.length === 1 ? 'is' : 'are'} given`;
+  }
+  for (const [k, it] of q.key.entries()) {
+    const size = sizes[k];
+    if (size === undefined) continue;
+    const at = `dimension ${k} of ${L} (size ${size})`;
+    if (typeof it === 'object' && 'slice' in it) {
+      const a = it.start === undefined ? 0n : constant(it.start, env);
+      const b = it.stop === undefined ? size : constant(it.stop, env);
+      if (a !== undefined && (a < 0n || a > size)) return `slice start ${a} is outside ${at}`;
+      if (b !== undefined && (b < 0n || b > size)) return `slice end ${b} is beyond ${at}`;
+      if (a !== undefined && b !== undefined && a >= b) return `slice ${a}:${b} of ${at} is empty`;
+      continue;
+    }
+    const v = constant(it, env);
+    if (v !== undefined && (v < 0n || v >= size)) return `index ${v} is outside ${at}`;
+  }
+  return undefined;
 }
 
 const collect = (v: string, prev: string[] = []) => [...prev, v];

@@ -28,7 +28,9 @@ export function parseSets(sets: readonly string[] = []): Map<string, bigint> {
   for (const s of sets) {
     const m = /^([A-Za-z_][A-Za-z0-9_]*)=(-?[0-9]+)$/.exec(s.trim());
     if (!m) throw new CliFailure(`--set expects NAME=INTEGER, got '${s}'`, 2);
-    out.set(m[1], BigInt(m[2]));
+    const v = BigInt(m[2]);
+    if (v > 2n ** 53n || v < -(2n ** 53n)) throw new CliFailure(`--set ${s.trim()}: the value exceeds 2^53 in magnitude; values are exact only up to 2^53`, 2);
+    out.set(m[1], v);
   }
   return out;
 }

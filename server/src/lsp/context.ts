@@ -3,6 +3,7 @@
 import type { Connection, TextDocuments } from 'vscode-languageserver';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { LayoutDocument } from '../service/document.js';
+import { ChunkedParser } from '../service/chunks.js';
 import type { Settings } from '../service/settings.js';
 import type { DiagnosticsScheduler } from './diagnostics.js';
 
@@ -30,19 +31,26 @@ export interface ServerContext {
   snapshot(uri: string): { doc: TextDocument; model: LayoutDocument } | undefined;
 }
 
-/** Keeps one LayoutDocument per open document, rebuilt when the version changes. */
+/**
+ * Keeps one LayoutDocument per open document, rebuilt when the version changes; its parse
+ * re-uses the previous version's (a ChunkedParser per document).
+ */
 export class SnapshotCache {
   private readonly cache = new Map<string, LayoutDocument>();
+  private readonly parsers = new Map<string, ChunkedParser>();
 
   get(doc: TextDocument): LayoutDocument {
     const hit = this.cache.get(doc.uri);
     if (hit && hit.version === doc.version) return hit;
-    const fresh = new LayoutDocument(doc.uri, doc.version, doc.getText());
+    let parser = this.parsers.get(doc.uri);
+    if (!parser) this.parsers.set(doc.uri, (parser = new ChunkedParser()));
+    const fresh = new LayoutDocument(doc.uri, doc.version, doc.getText(), parser);
     this.cache.set(doc.uri, fresh);
     return fresh;
   }
 
   delete(uri: string): void {
     this.cache.delete(uri);
+    this.parsers.delete(uri);
   }
 }

@@ -1,6 +1,7 @@
 // The diagnostics of one document version, as data, through the check layer's `analyze`.
-// `diagnose` runs every rule, the slow ones too (the LSP layer calls it in a worker thread and can
-// stop it through `shouldStop`); `quickDiagnostics` only the fast rules (syntax, names, shapes).
+// `diagnose` runs every rule, the slow ones too; `quickDiagnostics` only the fast rules (syntax,
+// names, shapes). The language server's worker gets the same list as `diagnose` from an
+// `IncrementalAnalysis` (incremental.ts), which re-uses the previous version's work.
 import type { Diagnostic } from '../../../grammar/src/diagnostic.js';
 import { analyze, type AnalyzeOptions } from '../check/index.js';
 import { parse } from '../../../grammar/src/parse.js';

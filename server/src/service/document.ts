@@ -1,5 +1,8 @@
 // One version of one document, with everything derived from it computed on first use and kept:
 // the parse, the symbol index, the tokens. A snapshot is immutable; an edit makes a new one.
+// Given a `Parser` that remembers the previous version (chunks.ts's ChunkedParser), the parse of
+// a new version re-parses only the declarations an edit touched; unchanged declarations are then
+// the same (never mutated) AST objects in both snapshots.
 import type * as ast from '../../../grammar/src/ast.js';
 import { children as childrenOf } from '../../../grammar/src/ast.js';
 import type { Diagnostic } from '../../../grammar/src/diagnostic.js';
@@ -8,12 +11,17 @@ import { LineIndex } from '../../../grammar/src/line-index.js';
 import { tokenInfos, type TokenInfo } from '../../../grammar/src/token-info.js';
 import { SymbolIndex } from './symbols.js';
 
+/** What a snapshot needs of a parser: `parse`'s result for a text (grammar/src/parse.ts). */
+export interface Parser {
+  parse(text: string): { file: ast.File; diagnostics: Diagnostic[]; lines: LineIndex };
+}
+
 export class LayoutDocument {
   private _parse?: { file: ast.File; diagnostics: Diagnostic[]; lines: LineIndex };
   private _symbols?: SymbolIndex;
   private _tokens?: TokenInfo[];
 
-  constructor(readonly uri: string, readonly version: number, readonly text: string) {}
+  constructor(readonly uri: string, readonly version: number, readonly text: string, private readonly parser?: Parser) {}
 
   get file(): ast.File {
     return this.parsed.file;
@@ -45,7 +53,7 @@ export class LayoutDocument {
 
   private get parsed(): { file: ast.File; diagnostics: Diagnostic[]; lines: LineIndex } {
     if (!this._parse) {
-      const r = parse(this.text);
+      const r = this.parser ? this.parser.parse(this.text) : parse(this.text);
       this._parse = { file: r.file, diagnostics: r.diagnostics, lines: r.lines ?? new LineIndex(this.text) };
     }
     return this._parse;

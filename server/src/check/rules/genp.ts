@@ -49,7 +49,7 @@ export function checkGenPs(ctx: RuleContext): RuleRun {
 export function genpUses(ctx: RuleContext): GenPUse[] {
   const perms = ctx.index.perms;
   const out: GenPUse[] = [];
-  for (const e of ctx.decls.flatMap((d) => [...expressions(d)])) {
+  for (const e of ctx.decls.flatMap((d) => expressions(d))) {
     if (e.kind !== 'Call' || !isConstructorCall(e, 'GenP', ctx.resolution) || e.args.length < 2) continue;
     const dims = itemsOf(e.args[0]);
     const use = e.args[1];

@@ -9,7 +9,7 @@ import { expressions, fmtList, textOf } from './walk.js';
 export function checkQueries(ctx: RuleContext): Diagnostic[] {
   const shapes = ctx.index.shapes;
   const out: Diagnostic[] = [];
-  for (const e of ctx.decls.flatMap((d) => [...expressions(d)])) {
+  for (const e of ctx.decls.flatMap((d) => expressions(d))) {
     if (e.kind === 'Index') {
       const s = shapes.of(e.receiver);
       const dims = s && shapes.logicalDims(s);

@@ -7,7 +7,7 @@ import { expressions, fmtList, isConstructorCall, itemsOf } from './walk.js';
 
 export function checkRegP(ctx: RuleContext): Diagnostic[] {
   const out: Diagnostic[] = [];
-  for (const e of ctx.decls.flatMap((d) => [...expressions(d)])) {
+  for (const e of ctx.decls.flatMap((d) => expressions(d))) {
     if (e.kind !== 'Call' || !isConstructorCall(e, 'RegP', ctx.resolution) || e.args.length < 2) continue;
     const permNode = e.args[1];
     const items = itemsOf(permNode);

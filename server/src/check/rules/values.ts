@@ -292,7 +292,7 @@ export class Values {
 
   private eval(e: ast.Expr, sc: Scenario, depth: number): bigint {
     if (depth > 200) throw new Error('too deep');
-    const ev = (x: ast.Expr) => this.eval(x, sc, depth + 1);
+    const d = depth + 1;
     switch (e.kind) {
       case 'Int':
         return e.value;
@@ -311,14 +311,14 @@ export class Values {
         throw new Error('not a value');
       }
       case 'Unary': {
-        const v = ev(e.operand);
+        const v = this.eval(e.operand, sc, d);
         return e.op === '-' ? -v : e.op === '+' ? v : v === 0n ? 1n : 0n;
       }
       case 'Binary': {
-        if (e.op === 'and') return ev(e.left) !== 0n && ev(e.right) !== 0n ? 1n : 0n;
-        if (e.op === 'or') return ev(e.left) !== 0n || ev(e.right) !== 0n ? 1n : 0n;
-        const a = ev(e.left);
-        const b = ev(e.right);
+        if (e.op === 'and') return this.eval(e.left, sc, d) !== 0n && this.eval(e.right, sc, d) !== 0n ? 1n : 0n;
+        if (e.op === 'or') return this.eval(e.left, sc, d) !== 0n || this.eval(e.right, sc, d) !== 0n ? 1n : 0n;
+        const a = this.eval(e.left, sc, d);
+        const b = this.eval(e.right, sc, d);
         switch (e.op) {
           case '+': return a + b;
           case '-': return a - b;
@@ -335,11 +335,11 @@ export class Values {
         throw new Error('operator');
       }
       case 'If':
-        return ev(e.cond) !== 0n ? ev(e.then) : ev(e.else);
+        return this.eval(e.cond, sc, d) !== 0n ? this.eval(e.then, sc, d) : this.eval(e.else, sc, d);
       case 'Call': {
         const def = this.resolution.refs.get(e.callee);
         if (def?.kind === 'function' && e.args.length > 0 && (e.callee.name === 'min' || e.callee.name === 'max')) {
-          const vs = e.args.map(ev);
+          const vs = e.args.map((x) => this.eval(x, sc, d));
           return vs.reduce((x, y) => (e.callee.name === 'min' ? (y < x ? y : x) : y > x ? y : x));
         }
         throw new Error('not a value');

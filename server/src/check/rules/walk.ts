@@ -2,15 +2,17 @@
 import type { ast, Resolution } from '../../../../grammar/src/index.js';
 
 /** Every expression node under `root` (pre-order), not entering Error nodes. */
-export function* expressions(root: ast.AnyNode): Generator<ast.Expr | ast.Slice> {
+export function expressions(root: ast.AnyNode): (ast.Expr | ast.Slice)[] {
+  const out: (ast.Expr | ast.Slice)[] = [];
   const stack: ast.AnyNode[] = [root];
   while (stack.length) {
     const n = stack.pop()!;
     if (n.kind === 'Error') continue;
-    if (isExpr(n)) yield n;
+    if (isExpr(n)) out.push(n);
     const cs = childrenOf(n);
     for (let i = cs.length - 1; i >= 0; i--) stack.push(cs[i]);
   }
+  return out;
 }
 
 function childrenOf(n: ast.AnyNode): ast.AnyNode[] {
