@@ -82,7 +82,7 @@ test('bad usage: one line on stderr, exit 2', () => {
 
 test('warnings, infos and hints alone exit 0', () => {
   // a file whose only finding is not an error (an unused param is a hint)
-  writeFileSync(join(dir, 'hint.layout'), 'param Q = 1\nkernel k target cuda builtin nw_antidiag { expr = 1 }\n');
+  writeFileSync(join(dir, 'hint.layout'), 'param Q = 1\nkernel k target cuda builtin nw_antidiag { expr = 1 block_size = 16 }\n');
   const r = layout('check', '--json', 'hint.layout');
   const found = JSON.parse(r.out) as { severity: string }[];
   assert.ok(found.length > 0 && found.every((d) => d.severity !== 'error'), r.out);
@@ -106,4 +106,44 @@ test('--help and --version exit 0 on stdout', () => {
   const ch = layout('check', '--help');
   assert.equal(ch.code, 0);
   assert.match(ch.out, /--json/);
+});
+
+test('schedule checks run in `check`; `--gpu-target` picks the GPU of a schedule without `on`', () => {
+  const sched = [
+    'param M = 128',
+    'schedule s for linalg.matmul(M, M, M) {',
+    '  mm = findOp("linalg.matmul")',
+    '  tileForGrids(mm, [64, 64])',
+    '  parallelizeForThreads(mm, [32, 64])',
+    '  bufferize()',
+    '}',
+    '',
+  ].join('\n');
+  writeFileSync(join(dir, 'sched.layout'), sched);
+  assert.deepEqual(layout('check', '--gpu-target', 'sm_80', 'sched.layout'), {
+    code: 1,
+    out: 'sched.layout:5:29: error: 32 x 64 = 2048 threads per block exceeds 1024 on sm_80 [schedule/threads-per-block]\n',
+    err: '',
+  });
+  const cpu = layout('check', 'sched.layout');
+  assert.equal(cpu.code, 1);
+  assert.match(cpu.out, /^sched\.layout:4:3: error: tileForGrids maps work to GPU blocks, but this schedule targets the CPU/);
+});
+
+test('kernel checks run in `check`: unused binding of a built-in template', () => {
+  writeFileSync(join(dir, 'kern.layout'), [
+    'param n_rows = 64, n_cols = 64',
+    'layout X = OrderBy(Row(n_rows, n_cols)).TileBy([n_rows, n_cols])',
+    'kernel sm target triton builtin softmax {',
+    '  input_offset = X[row_idx, 0:n_cols]',
+    '  output_offset = X[row_idx, 0:n_cols]',
+    '  extra = 3',
+    '}',
+    '',
+  ].join('\n'));
+  assert.deepEqual(layout('check', 'kern.layout'), {
+    code: 0,
+    out: 'kern.layout:6:3: warning: builtin softmax never uses `{{ extra }}`: the binding of `extra` has no effect [kernel/unused-binding]\n',
+    err: '',
+  });
 });

@@ -4,9 +4,13 @@
 import { parse, resolve, type LineIndex, type Resolution, type ast, type Diagnostic } from '../../../grammar/src/index.js';
 import { runRules, type RuleOptions } from './rules/index.js';
 import { elaborate, type ElaborateOptions, type Model } from './elaborate.js';
+import { checkSchedule, scheduleEnvFromFile } from './schedule.js';
 
 /** Options of `analyze`; each stage reads the ones it knows. */
-export interface AnalyzeOptions extends RuleOptions, ElaborateOptions {}
+export interface AnalyzeOptions extends RuleOptions, ElaborateOptions {
+  /** GPU for schedules without an `on` clause that map work to a GPU (the `layout.gpuTarget` setting) */
+  gpuTarget?: string;
+}
 
 export interface Analysis {
   file: ast.File;
@@ -25,7 +29,24 @@ export function analyze(text: string, options: AnalyzeOptions = {}): Analysis {
   const resolution = resolve(parsed.file, parsed.lines);
   const elab = elaborate(parsed.file, resolution, options);
   const checked = runRules({ text, file: parsed.file, resolution }, options);
-  const diagnostics = [...parsed.diagnostics, ...resolution.diagnostics, ...elab.diagnostics, ...checked.diagnostics];
+  const schedules = scheduleDiagnostics(parsed.file, options);
+  const diagnostics = [...parsed.diagnostics, ...resolution.diagnostics, ...elab.diagnostics, ...checked.diagnostics, ...schedules];
   diagnostics.sort((a, b) => a.range.start - b.range.start || a.range.end - b.range.end);
   return { file: parsed.file, diagnostics, resolution, model: elab.model, lines: parsed.lines, cancelled: checked.cancelled };
+}
+
+/** The `schedule/...` checks of every schedule block (threads, shared memory, divisibility, order). */
+function scheduleDiagnostics(file: ast.File, options: AnalyzeOptions): Diagnostic[] {
+  if (!file.decls.some((d) => d.kind === 'Schedule')) return [];
+  const env = scheduleEnvFromFile(file);
+  const out: Diagnostic[] = [];
+  for (const d of file.decls) {
+    if (d.kind !== 'Schedule') continue;
+    try {
+      out.push(...checkSchedule(d, env, { defaultTarget: options.gpuTarget }));
+    } catch (e) {
+      out.push({ code: 'check/internal-error', severity: 'error', message: `internal error while checking schedule '${d.name.name}': ${(e as Error).message}`, range: d.name.range });
+    }
+  }
+  return out;
 }

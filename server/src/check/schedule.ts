@@ -355,6 +355,8 @@ export interface ResolveResult {
   diagnostics: Diagnostic[];
 }
 
+const GPU_MAPPING_PRIMITIVES = new Set(['tileForGrids', 'parallelizeForBlocks', 'parallelizeForThreads']);
+
 export interface ResolveOptions {
   file?: string;
   elementType?: ElementType;
@@ -364,6 +366,12 @@ export interface ResolveOptions {
    * sets it; code generation does not.
    */
   quietUndefinedNames?: boolean;
+  /**
+   * The GPU to check against when the schedule has no `on` clause but maps work to a GPU
+   * (tileForGrids, parallelizeForBlocks, parallelizeForThreads): the `layout.gpuTarget` setting.
+   * Without it such a schedule is checked for the cpu target.
+   */
+  defaultTarget?: string;
 }
 
 /** Turns a schedule block into a spec, evaluating every size with `lookup`. */
@@ -408,6 +416,8 @@ export function resolveSchedule(decl: ScheduleDecl, lookup: NameLookup, opts: Re
   if (sizes.length !== info.dims.length) return { diagnostics: out };
 
   let target = 'cpu';
+  const mapsToGpu = decl.steps.some((s) => GPU_MAPPING_PRIMITIVES.has(s.primitive.name));
+  if (!decl.gpu && mapsToGpu && opts.defaultTarget && lookupTarget(opts.defaultTarget)) target = opts.defaultTarget;
   if (decl.gpu) {
     if (lookupTarget(decl.gpu.name)) target = decl.gpu.name;
     else {
@@ -1005,9 +1015,13 @@ export function tunableParamsOf(decl: ScheduleDecl, env: ScheduleEnv): string[] 
  * (at most 1024 combinations). `quietUndefinedNames` (default true) leaves out what name resolution
  * reports: unknown primitives, undefined names in sizes, handles that name nothing.
  */
-export function checkSchedule(decl: ScheduleDecl, env: ScheduleEnv, opts: { quietUndefinedNames?: boolean } = {}): Diagnostic[] {
+export function checkSchedule(
+  decl: ScheduleDecl,
+  env: ScheduleEnv,
+  opts: { quietUndefinedNames?: boolean; defaultTarget?: string } = {},
+): Diagnostic[] {
   const quiet = opts.quietUndefinedNames ?? true;
-  const ro: ResolveOptions = { file: env.file, quietUndefinedNames: quiet };
+  const ro: ResolveOptions = { file: env.file, quietUndefinedNames: quiet, defaultTarget: opts.defaultTarget };
   const declared = env.declared;
   const ao = quiet && declared ? { isDeclared: (n: string) => declared.has(n) } : {};
   const base = resolveSchedule(decl, envLookup(env), ro);

@@ -1,14 +1,18 @@
-// `layout check FILE... [--json]`: parses, resolves and checks each file and prints its
+// `layout check FILE... [--json] [--gpu-target SM]`: parses, resolves and checks each file and prints its
 // diagnostics, one line each: `file:line:col: severity: message [code]` (1-based line and
 // UTF-16 column), or with --json one array of {file, line, column, endLine, endColumn,
 // severity, code, message}. Exit status: 1 if any error, else 0; 2 when a file cannot be read.
-import { readFileSync } from 'node:fs';
+import { readFileSync, realpathSync } from 'node:fs';
+import * as nodePath from 'node:path';
 import type { Command } from 'commander';
 import type { Diagnostic, LineIndex } from '../../../grammar/src/index.js';
 import { analyze } from '../check/index.js';
+import { buildEmitModel, kernelDiagnostics } from '../codegen/index.js';
 
 export interface CheckOptions {
   json?: boolean;
+  /** GPU for schedules without an `on` clause */
+  gpuTarget?: string;
 }
 
 export interface CheckIo {
@@ -42,13 +46,36 @@ export function runCheck(files: string[], opts: CheckOptions, io: CheckIo): numb
       unreadable++;
       continue;
     }
-    const a = analyze(text);
-    for (const d of a.diagnostics) all.push(toJson(file, a.lines, d));
+    const a = analyze(text, { gpuTarget: opts.gpuTarget });
+    const diagnostics = [...a.diagnostics, ...kernelChecks(text, file, a.file)];
+    diagnostics.sort((x, y) => x.range.start - y.range.start || x.range.end - y.range.end);
+    for (const d of diagnostics) all.push(toJson(file, a.lines, d));
   }
   if (opts.json) io.out(JSON.stringify(all, null, 2) + '\n');
   else for (const d of all) io.out(formatLine(d) + '\n');
   if (unreadable > 0) return 2;
   return all.some((d) => d.severity === 'error') ? 1 : 0;
+}
+
+/**
+ * The `kernel/...` checks (placeholders vs bindings) of a file's kernel blocks; template files are read
+ * from the .layout file's folder tree only.
+ */
+function kernelChecks(text: string, file: string, ast: { decls: { kind: string }[] }): Diagnostic[] {
+  if (!ast.decls.some((d) => d.kind === 'Kernel')) return [];
+  const path = nodePath.resolve(file);
+  const root = nodePath.dirname(path);
+  const readTemplate = (abs: string): string | undefined => {
+    try {
+      const real = realpathSync(abs);
+      const rel = nodePath.relative(realpathSync(root), real);
+      if (rel.startsWith('..') || nodePath.isAbsolute(rel)) return undefined;
+      return readFileSync(real, 'utf8');
+    } catch {
+      return undefined;
+    }
+  };
+  return kernelDiagnostics(buildEmitModel(text, path), { readTemplate, templateRoot: root });
 }
 
 /** `file:line:col: severity: message [code]` */
@@ -88,6 +115,7 @@ export function registerCheck(program: Command): void {
     .description('parse and check .layout files and print their diagnostics')
     .argument('<files...>', 'the .layout files')
     .option('--json', 'print the diagnostics as a JSON array')
+    .option('--gpu-target <sm>', 'GPU for schedules without an `on` clause (sm_80, sm_90, ...)')
     .action((files: string[], opts: CheckOptions) => {
       process.exitCode = runCheck(files, opts, {
         out: (text) => process.stdout.write(text),
