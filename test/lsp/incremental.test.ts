@@ -26,7 +26,7 @@ function plain(x: unknown): unknown {
 }
 
 function full(text: string): Diagnostic[] {
-  return analyze(text, { slow: true, budget: BUDGET }).diagnostics;
+  return analyze(text, { slow: true, budget: BUDGET, gpuTarget: 'sm_90' }).diagnostics;
 }
 
 /**
@@ -110,7 +110,7 @@ test('incremental diagnostics are the whole-file analysis, after any edits (prop
     let text = examples[k];
     for (const e of [undefined, ...edits]) {
       if (e) text = apply(text, e);
-      const r = a.diagnose(text, { budget: BUDGET });
+      const r = a.diagnose(text, { budget: BUDGET, gpuTarget: 'sm_90' });
       assert.equal(r.cancelled, false);
       assert.deepEqual(plain(r.diagnostics), plain(full(text)), JSON.stringify(text));
     }
@@ -120,24 +120,24 @@ test('incremental diagnostics are the whole-file analysis, after any edits (prop
 test('an edit re-checks the declaration and what uses its names, and nothing else', () => {
   const text = generate(400);
   const a = new IncrementalAnalysis();
-  const first = a.diagnose(text, { budget: BUDGET });
+  const first = a.diagnose(text, { budget: BUDGET, gpuTarget: 'sm_90' });
   assert.deepEqual(first.stats, { decls: first.stats.decls, chunksParsed: first.stats.decls + 1, rechecked: first.stats.decls, elaborated: first.stats.decls, full: false });
   // M1 4096 -> 4095: the param declaration, num_pid_m1, Pid1, A1, C1, kernel matmul1, schedule gemm1;
   // N1 and K1 share the declaration: num_pid_n1 and B1 too
   const at = text.indexOf('param M1 = 4096') + 'param M1 = 409'.length;
   const edited = text.slice(0, at) + '5' + text.slice(at + 1);
-  const r = a.diagnose(edited, { budget: BUDGET });
+  const r = a.diagnose(edited, { budget: BUDGET, gpuTarget: 'sm_90' });
   // elaborated besides: the BM1, BN1, BK1, GM1 declaration they use
   assert.deepEqual(r.stats, { decls: first.stats.decls, chunksParsed: 1, rechecked: 9, elaborated: 10, full: false });
   assert.deepEqual(plain(r.diagnostics), plain(full(edited)));
   assert.ok(r.diagnostics.some((d) => d.code === 'tile/not-divisible' && d.message === 'BM1 = 128 does not divide M1 = 4095'));
   // typing at the top moves every declaration: one chunk parsed, the comment's declaration alone re-checked
   const typed = '# a comment\n' + edited;
-  const t = a.diagnose(typed, { budget: BUDGET });
+  const t = a.diagnose(typed, { budget: BUDGET, gpuTarget: 'sm_90' });
   assert.deepEqual([t.stats.chunksParsed, t.stats.rechecked], [1, 0]);
   assert.deepEqual(plain(t.diagnostics), plain(full(typed)));
   // the same text again: nothing to do
-  const same = a.diagnose(typed, { budget: BUDGET });
+  const same = a.diagnose(typed, { budget: BUDGET, gpuTarget: 'sm_90' });
   assert.deepEqual([same.stats.chunksParsed, same.stats.rechecked, same.stats.elaborated], [0, 0, 0]);
 });
 
@@ -171,13 +171,13 @@ test('slow checks: offered after the rest, re-run on a budget change, resumed af
 test('more syntax errors than the parser lists: the whole-file analysis, exactly', () => {
   const text = 'param M = 1\n' + '$\n'.repeat(150) + 'let x = M\n';
   const a = new IncrementalAnalysis();
-  const r = a.diagnose(text, { budget: BUDGET });
+  const r = a.diagnose(text, { budget: BUDGET, gpuTarget: 'sm_90' });
   assert.equal(r.stats.full, true);
   assert.deepEqual(plain(r.diagnostics), plain(full(text)));
   assert.equal(r.diagnostics.filter((d) => d.code === 'parse/too-many-errors').length, 1);
   // and back to incremental once the errors are gone
   const fixed = 'param M = 1\nlet x = M\n';
-  const f = a.diagnose(fixed, { budget: BUDGET });
+  const f = a.diagnose(fixed, { budget: BUDGET, gpuTarget: 'sm_90' });
   assert.equal(f.stats.full, false);
   assert.deepEqual(plain(f.diagnostics), plain(full(fixed)));
 });
@@ -192,4 +192,26 @@ test('the server\'s snapshots of consecutive versions parse incrementally, to ex
   // the unchanged declarations are the same objects; the edited one is new
   assert.deepEqual([a.decls[0] === b.decls[0], a.decls[1] === b.decls[1], a.decls[2] === b.decls[2]], [true, true, false]);
   assert.deepEqual(plain(a), plain(parse(v1).file), 'the earlier snapshot is left as it was');
+});
+
+test('schedule checks: kept per block, re-run when what they use or the GPU setting changes', () => {
+  const text = 'param M = 4096, N = 4096, K = 4096\nparam T = 32\nschedule gemm for linalg.matmul(M, N, K) {\n  mm = findOp("linalg.matmul")\n'
+    + '  tileForGrids(mm, [128, 128])\n  parallelizeForThreads(mm, [T, 64])\n  bufferize()\n}\nlet unrelated = 1\n';
+  const a = new IncrementalAnalysis();
+  const run = (t: string, gpuTarget?: string) => {
+    const r = a.diagnose(t, { budget: BUDGET, ...(gpuTarget ? { gpuTarget } : {}) });
+    assert.deepEqual(plain(r.diagnostics), plain(analyze(t, { budget: BUDGET, ...(gpuTarget ? { gpuTarget } : {}) }).diagnostics));
+    return r;
+  };
+  const sm90 = run(text, 'sm_90');
+  assert.deepEqual(sm90.diagnostics.filter((d) => d.code.startsWith('schedule/')).map((d) => d.message), ['32 x 64 = 2048 threads per block exceeds 1024 on sm_90']);
+  // T is used by the schedule: it is checked again
+  const t16 = text.replace('T = 32', 'T = 16');
+  assert.deepEqual(run(t16, 'sm_90').diagnostics.filter((d) => d.code.startsWith('schedule/')), []);
+  // an unrelated edit keeps the block's result
+  const other = t16.replace('unrelated = 1', 'unrelated = 2');
+  assert.equal(run(other, 'sm_90').stats.rechecked, 1);
+  // the same text without the GPU setting: the block targets the CPU
+  const cpu = run(other);
+  assert.deepEqual(cpu.diagnostics.filter((d) => d.code.startsWith('schedule/')).map((d) => d.code), ['schedule/needs-gpu', 'schedule/needs-gpu']);
 });

@@ -79,6 +79,7 @@ export function serveAnalysisRequests(port: MessagePort): void {
     try {
       const r = analyses.for(m.job.uri).diagnose(m.job.text, {
         budget: m.job.settings.genp.checkBudget,
+        gpuTarget: m.job.settings.gpuTarget,
         shouldStop: () => Atomics.load(flag, 0) !== 0,
         onFast: (partial) => port.postMessage({ id: m.id, partial } satisfies Reply),
       });
@@ -210,7 +211,7 @@ class InlineRunner implements AnalysisRunner {
       setImmediate(() => {
         const t0 = performance.now();
         try {
-          const r = this.analyses.for(job.uri).diagnose(job.text, { budget: job.settings.genp.checkBudget });
+          const r = this.analyses.for(job.uri).diagnose(job.text, { budget: job.settings.genp.checkBudget, gpuTarget: job.settings.gpuTarget });
           settle({ kind: 'done', diagnostics: r.diagnostics, ms: performance.now() - t0 });
         } catch (e) {
           settle({ kind: 'failed', message: e instanceof Error ? e.message : String(e) });

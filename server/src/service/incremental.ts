@@ -12,9 +12,10 @@
 //   declare a name it uses, transitively), in source order: what the elaborator knows of each
 //   name there is what the whole-file elaboration knows.
 // - Rules see the whole file for lookups and check one declaration at a time (RuleContext.decls);
-//   `global` rules (unused) run on the whole file every time.
+//   `global` rules (unused) run on the whole file every time. Schedule blocks are checked
+//   (check/schedule.ts) against the whole file's params and lets, one block at a time.
 // - Results are combined in the whole-file order (parse, names, elaboration, then rule by rule,
-//   declaration by declaration) and sorted by position the same stable way.
+//   declaration by declaration, then schedules) and sorted by position the same stable way.
 // Anything unusual (a rule or the elaborator failing, more syntax errors than the parser
 // reports) falls back to the whole-file analysis for that version.
 import type * as ast from '../../../grammar/src/ast.js';
@@ -22,12 +23,15 @@ import type { Diagnostic } from '../../../grammar/src/diagnostic.js';
 import { resolve } from '../../../grammar/src/resolve.js';
 import { analyze } from '../check/index.js';
 import { Elaborator } from '../check/elaborate.js';
+import { checkSchedule, scheduleEnvFromFile, type ScheduleEnv } from '../check/schedule.js';
 import { DEFAULT_BUDGET, FileIndex, Values, ruleContext, rules, type RuleContext } from '../check/rules/index.js';
 import { ChunkedParser, type Chunk } from './chunks.js';
 
 export interface IncrementalOptions {
   /** most points a GenP check enumerates (the `layout.genp.checkBudget` setting) */
   budget?: number;
+  /** GPU for schedules without an `on` clause (the `layout.gpuTarget` setting) */
+  gpuTarget?: string;
   /** polled during the slow rules; true stops them and the result is `cancelled` */
   shouldStop?: () => boolean;
   /**
@@ -73,6 +77,8 @@ interface DeclState {
   elab?: Diagnostic[];
   /** per rule (index into `rules`); global rules keep nothing here */
   rules: (Diagnostic[] | undefined)[];
+  /** the schedule checks (check/schedule.ts) of a schedule block; [] for other declarations */
+  schedule?: Diagnostic[];
 }
 
 interface State {
@@ -81,6 +87,7 @@ interface State {
   /** per chunk, the index of its first declaration in `decls` */
   firstDecl: number[];
   budget: number;
+  gpuTarget: string | undefined;
 }
 
 class Fallback extends Error {}
@@ -104,7 +111,7 @@ export class IncrementalAnalysis {
     } catch (e) {
       // a failure inside a rule or the elaborator (reported the whole-file way), or a bug here
       this.reset();
-      const a = analyze(text, { slow: true, budget, ...(options.shouldStop ? { shouldStop: options.shouldStop } : {}) });
+      const a = analyze(text, { slow: true, budget, gpuTarget: options.gpuTarget, ...(options.shouldStop ? { shouldStop: options.shouldStop } : {}) });
       const decls = a.file.decls.length;
       if (!(e instanceof Fallback) && process.env.LAYOUT_DEBUG_INCREMENTAL) console.error(e);
       return { diagnostics: a.diagnostics, cancelled: a.cancelled, stats: { decls, chunksParsed: 0, rechecked: decls, elaborated: decls, full: true } };
@@ -177,10 +184,11 @@ export class IncrementalAnalysis {
       decls.forEach((d, j) => {
         if (dirty.has(j)) return;
         const was = old.decls[fromDecl[j]!];
-        const moved = mover.moveResults(was, budget === old.budget);
+        const moved = mover.moveResults(was, budget === old.budget, options.gpuTarget === old.gpuTarget);
         if (moved) {
           d.elab = moved.elab;
           d.rules = moved.rules;
+          d.schedule = moved.schedule;
         } else dirty.add(j); // a result that points outside the unchanged text: check again
       });
     }
@@ -236,7 +244,23 @@ export class IncrementalAnalysis {
         if (todo[j] || d.rules[ri] === undefined) d.rules[ri] = runRule(rule.run, { ...ctx, decls: [d.decl] }).diagnostics;
       });
     });
-    this.state = { chunks: p.chunks, decls, firstDecl, budget };
+    // schedule blocks, against the file's params and lets (as `analyze` checks them)
+    let env: ScheduleEnv | undefined;
+    decls.forEach((d, j) => {
+      if (!todo[j] && d.schedule !== undefined) return;
+      const s = d.decl;
+      if (s.kind !== 'Schedule') {
+        d.schedule = [];
+        return;
+      }
+      env ??= scheduleEnvFromFile(p.file);
+      try {
+        d.schedule = checkSchedule(s, env, { defaultTarget: options.gpuTarget });
+      } catch (e) {
+        d.schedule = [{ code: 'check/internal-error', severity: 'error', message: `internal error while checking schedule '${s.name.name}': ${(e as Error).message}`, range: s.name.range }];
+      }
+    });
+    this.state = { chunks: p.chunks, decls, firstDecl, budget, gpuTarget: options.gpuTarget };
 
     // ---- the slow rules (GenP enumeration), after the rest has been offered
     const slowWork = decls.some((d, j) => (todo[j] || rules.some((_, ri) => SLOW[ri] && d.rules[ri] === undefined)) && d.genp);
@@ -277,7 +301,7 @@ function runRule(run: (ctx: RuleContext) => { diagnostics: Diagnostic[]; cancell
   }
 }
 
-/** In the whole-file order: parse, names, elaboration, then rule by rule; sorted by position (stable). */
+/** In the whole-file order: parse, names, elaboration, rule by rule, schedules; sorted by position (stable). */
 function combine(parse: Diagnostic[], names: Diagnostic[], decls: readonly DeclState[], global: readonly (Diagnostic[] | undefined)[]): Diagnostic[] {
   const out: Diagnostic[] = [...parse, ...names];
   for (const d of decls) if (d.elab) for (const x of d.elab) out.push(x);
@@ -288,6 +312,7 @@ function combine(parse: Diagnostic[], names: Diagnostic[], decls: readonly DeclS
     }
     for (const d of decls) for (const x of d.rules[ri] ?? []) out.push(x);
   });
+  for (const d of decls) for (const x of d.schedule ?? []) out.push(x);
   out.sort((a, b) => a.range.start - b.range.start || a.range.end - b.range.end);
   return out;
 }
@@ -337,8 +362,10 @@ class Mover {
     this.still = still;
   }
 
-  moveResults(d: DeclState, sameBudget: boolean): { elab?: Diagnostic[]; rules: (Diagnostic[] | undefined)[] } | undefined {
+  moveResults(d: DeclState, sameBudget: boolean, sameTarget: boolean): { elab?: Diagnostic[]; rules: (Diagnostic[] | undefined)[]; schedule?: Diagnostic[] } | undefined {
     if (!d.elab) return undefined;
+    const schedule = d.schedule === undefined || !sameTarget ? undefined : this.moveAll(d.schedule);
+    if (d.schedule !== undefined && sameTarget && !schedule) return undefined;
     if (this.still && !d.elab.some((x) => this.outside(x))) {
       let ok = true;
       const rules = d.rules.map((r, ri) => {
@@ -346,7 +373,7 @@ class Mover {
         if (r.some((x) => this.outside(x))) ok = false;
         return r;
       });
-      if (ok) return { elab: d.elab, rules };
+      if (ok) return { elab: d.elab, rules, schedule };
     }
     const elab = this.moveAll(d.elab);
     if (!elab) return undefined;
@@ -361,7 +388,7 @@ class Mover {
       if (!m) return undefined;
       out.push(m);
     }
-    return { elab, rules: out };
+    return { elab, rules: out, schedule };
   }
 
   private moveAll(ds: readonly Diagnostic[]): Diagnostic[] | undefined {
