@@ -125,13 +125,14 @@ async function main(): Promise<void> {
     // the same digit flips as above, each analysed incrementally after the previous version
     const inc = new IncrementalAnalysis();
     let incText = cur;
-    inc.diagnose(incText, { budget: 1_000_000 });
-    let incStats = inc.diagnose(incText, { budget: 1_000_000 }).stats;
+    const incOptions = { budget: 1_000_000, gpuTarget: 'sm_90' }; // the server's defaults
+    inc.diagnose(incText, incOptions);
+    let incStats = inc.diagnose(incText, incOptions).stats;
     let flip = 0;
     const incrementalEdit = () => {
       const at = editSpots[(flip++ * 7) % editSpots.length] + 3;
       incText = incText.slice(0, at) + (incText[at] === '6' ? '4' : '6') + incText.slice(at + 1);
-      incStats = inc.diagnose(incText, { budget: 1_000_000 }).stats;
+      incStats = inc.diagnose(incText, incOptions).stats;
     };
     const breakdown = {
       parseMs: stage(() => parse(cur)),

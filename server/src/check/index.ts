@@ -1,6 +1,8 @@
 // The analysis facade: text -> AST, name resolution and every diagnostic. A short pipeline of
 // stages, each taking what the previous ones produced; later stages (elaboration, rule checks)
-// are appended here.
+// are appended here. The language server computes the same list incrementally
+// (server/src/service/incremental.ts): a stage added here must be added there too
+// (test/lsp/incremental.test.ts compares the two).
 import { parse, resolve, type LineIndex, type Resolution, type ast, type Diagnostic } from '../../../grammar/src/index.js';
 import { runRules, type RuleOptions } from './rules/index.js';
 import { elaborate, type ElaborateOptions, type Model } from './elaborate.js';

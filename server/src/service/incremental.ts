@@ -355,6 +355,8 @@ class Mover {
   private readonly starts: number[];
   /** no kept chunk moved: every result stays as it is */
   private readonly still: boolean;
+  /** the old chunk of the last range looked up */
+  private last = 0;
   constructor(private readonly old: readonly Chunk[], private readonly now: readonly Chunk[], private readonly oldToNew: ReadonlyMap<number, number>) {
     this.starts = old.map((c) => c.start);
     let still = true;
@@ -444,14 +446,18 @@ class Mover {
   }
 
   private range(r: ast.Range): ast.Range | undefined {
-    // the last chunk starting at or before r.start
-    let lo = 0;
-    let hi = this.starts.length - 1;
-    if (hi < 0 || r.start < this.starts[0]) return undefined;
-    while (lo < hi) {
-      const mid = (lo + hi + 1) >> 1;
-      if (this.starts[mid] <= r.start) lo = mid;
-      else hi = mid - 1;
+    // the chunk holding r.start: most often the one of the previous range (same declaration)
+    let lo = this.last;
+    if (!(lo < this.starts.length && this.starts[lo] <= r.start && (lo + 1 === this.starts.length || this.starts[lo + 1] > r.start))) {
+      if (this.starts.length === 0 || r.start < this.starts[0]) return undefined;
+      lo = 0;
+      let hi = this.starts.length - 1;
+      while (lo < hi) {
+        const mid = (lo + hi + 1) >> 1;
+        if (this.starts[mid] <= r.start) lo = mid;
+        else hi = mid - 1;
+      }
+      this.last = lo;
     }
     const c = this.old[lo];
     if (r.end > c.start + c.text.length) return undefined;
@@ -460,4 +466,5 @@ class Mover {
     const delta = this.now[k].start - c.start;
     return delta === 0 ? r : { start: r.start + delta, end: r.end + delta };
   }
+
 }
