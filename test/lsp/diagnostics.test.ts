@@ -32,7 +32,7 @@ const kinds = [
 function converted(uri: string, text: string) {
   const doc = TextDocument.create(uri, 'layout', 1, text);
   const sev = { error: 1, warning: 2, information: 3, hint: 4 } as const;
-  return diagnose(text, defaultSettings).diagnostics.map((d) => ({
+  return diagnose(text, defaultSettings, undefined, uri).diagnostics.map((d) => ({
     range: { start: doc.positionAt(d.range.start), end: doc.positionAt(d.range.end) },
     severity: sev[d.severity],
     code: d.code,
@@ -66,6 +66,8 @@ describe('diagnostics', () => {
     assert.deepEqual(byCode.get('regp/not-a-permutation')?.range, R(5, 32, 5, 38));
     assert.deepEqual(byCode.get('tile/not-divisible')?.severity, 1);
     assert.deepEqual(byCode.get('genp/not-bijective')?.relatedInformation?.[0].location.range, R(6, 20, 6, 21));
+    // kernel checks (codegen's template-vs-binding checks) are published too
+    assert.match(String(byCode.get('kernel/template-not-found')?.message ?? ''), /^template "t\.py" not found \(looked for .*kinds\.layout|^template "t\.py" not found \(looked for .*t\.py\)$/);
   });
 
   test('the published diagnostics are exactly the analysis results, converted', async () => {

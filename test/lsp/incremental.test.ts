@@ -11,6 +11,8 @@ import type { Diagnostic } from '../../grammar/src/diagnostic.js';
 import { analyze } from '../../server/src/check/index.js';
 import { ChunkedParser, chunkStarts } from '../../server/src/service/chunks.js';
 import { IncrementalAnalysis } from '../../server/src/service/incremental.js';
+import { kernelChecks } from '../../server/src/service/kernel-checks.js';
+import type * as ast from '../../grammar/src/ast.js';
 import { generate } from '../../bench/parse.js';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { SnapshotCache } from '../../server/src/lsp/context.js';
@@ -25,8 +27,14 @@ function plain(x: unknown): unknown {
   return JSON.parse(JSON.stringify(x, (_k, v) => (typeof v === 'bigint' ? `${v}n` : v)));
 }
 
+/** What the server publishes for a whole-file analysis: `analyze` plus the kernel checks. */
 function full(text: string): Diagnostic[] {
-  return analyze(text, { slow: true, budget: BUDGET, gpuTarget: 'sm_90' }).diagnostics;
+  return withKernels(text, analyze(text, { slow: true, budget: BUDGET, gpuTarget: 'sm_90' }));
+}
+
+function withKernels(text: string, a: { file: ast.File; diagnostics: Diagnostic[] }): Diagnostic[] {
+  const k = kernelChecks(a.file, text, undefined);
+  return k.length ? [...a.diagnostics, ...k].sort((x, y) => x.range.start - y.range.start || x.range.end - y.range.end) : a.diagnostics;
 }
 
 /**
@@ -127,8 +135,8 @@ test('an edit re-checks the declaration and what uses its names, and nothing els
   const at = text.indexOf('param M1 = 4096') + 'param M1 = 409'.length;
   const edited = text.slice(0, at) + '5' + text.slice(at + 1);
   const r = a.diagnose(edited, { budget: BUDGET, gpuTarget: 'sm_90' });
-  // elaborated besides: the BM1, BN1, BK1, GM1 declaration they use
-  assert.deepEqual(r.stats, { decls: first.stats.decls, chunksParsed: 1, rechecked: 9, elaborated: 10, full: false });
+  // elaborated besides: the BM1, BN1, BK1, GM1 declaration and const T1 (the schedule's threads) they use
+  assert.deepEqual(r.stats, { decls: first.stats.decls, chunksParsed: 1, rechecked: 9, elaborated: 11, full: false });
   assert.deepEqual(plain(r.diagnostics), plain(full(edited)));
   assert.ok(r.diagnostics.some((d) => d.code === 'tile/not-divisible' && d.message === 'BM1 = 128 does not divide M1 = 4095'));
   // typing at the top moves every declaration: one chunk parsed, the comment's declaration alone re-checked
@@ -164,7 +172,7 @@ test('slow checks: offered after the rest, re-run on a budget change, resumed af
   assert.ok(!stopped.diagnostics.some((d) => d.code.startsWith('genp/')));
   const resumed = a.diagnose(edited, { budget: 1e6 });
   assert.equal(resumed.cancelled, false);
-  assert.deepEqual(plain(resumed.diagnostics), plain(analyze(edited, { budget: 1e6 }).diagnostics));
+  assert.deepEqual(plain(resumed.diagnostics), plain(withKernels(edited, analyze(edited, { budget: 1e6 }))));
   assert.match(resumed.diagnostics[0].message, /checked exhaustively at S = 700 \(490000 points\)/);
 });
 
@@ -200,7 +208,7 @@ test('schedule checks: kept per block, re-run when what they use or the GPU sett
   const a = new IncrementalAnalysis();
   const run = (t: string, gpuTarget?: string) => {
     const r = a.diagnose(t, { budget: BUDGET, ...(gpuTarget ? { gpuTarget } : {}) });
-    assert.deepEqual(plain(r.diagnostics), plain(analyze(t, { budget: BUDGET, ...(gpuTarget ? { gpuTarget } : {}) }).diagnostics));
+    assert.deepEqual(plain(r.diagnostics), plain(withKernels(t, analyze(t, { budget: BUDGET, ...(gpuTarget ? { gpuTarget } : {}) }))));
     return r;
   };
   const sm90 = run(text, 'sm_90');

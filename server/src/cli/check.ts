@@ -7,7 +7,8 @@ import * as nodePath from 'node:path';
 import type { Command } from 'commander';
 import type { Diagnostic, LineIndex } from '../../../grammar/src/index.js';
 import { analyze } from '../check/index.js';
-import { buildEmitModel, kernelDiagnostics } from '../codegen/index.js';
+import { kernelDiagnosticsOfFile } from '../codegen/index.js';
+import type { File as AstFile } from '../../../grammar/src/ast.js';
 
 export interface CheckOptions {
   json?: boolean;
@@ -61,7 +62,7 @@ export function runCheck(files: string[], opts: CheckOptions, io: CheckIo): numb
  * The `kernel/...` checks (placeholders vs bindings) of a file's kernel blocks; template files are read
  * from the .layout file's folder tree only.
  */
-function kernelChecks(text: string, file: string, ast: { decls: { kind: string }[] }): Diagnostic[] {
+function kernelChecks(text: string, file: string, ast: AstFile): Diagnostic[] {
   if (!ast.decls.some((d) => d.kind === 'Kernel')) return [];
   const path = nodePath.resolve(file);
   const root = nodePath.dirname(path);
@@ -75,7 +76,7 @@ function kernelChecks(text: string, file: string, ast: { decls: { kind: string }
       return undefined;
     }
   };
-  return kernelDiagnostics(buildEmitModel(text, path), { readTemplate, templateRoot: root });
+  return kernelDiagnosticsOfFile(ast, text, path, { readTemplate, templateRoot: root });
 }
 
 /** `file:line:col: severity: message [code]` */

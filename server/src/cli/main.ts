@@ -45,4 +45,9 @@ export function run(argv: string[], err: (line: string) => void): number {
   }
 }
 
+// A reader that stops early (`layout check ... | head`) closes the pipe: stop quietly, as Unix tools do.
+process.stdout.on('error', (e: NodeJS.ErrnoException) => {
+  if (e.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+  throw e;
+});
 process.exitCode = run(process.argv.slice(2), (line) => process.stderr.write(line + '\n'));

@@ -113,3 +113,14 @@ export function kernelDiagnostics(model: Pick<EmitModel, 'file' | 'path' | 'para
   for (const d of model.file.decls) if (d.kind === 'Kernel') out.push(...kernelTemplateDiagnostics(d, model, options));
   return out;
 }
+
+/**
+ * `kernelDiagnostics` straight from a parsed file, without elaborating it: the checks only need
+ * the names of the params (for the implicit `{{ param_NAME }}` placeholders), not their values.
+ */
+export function kernelDiagnosticsOfFile(file: File, text: string, path: string, options: TemplateAccess = {}): Diagnostic[] {
+  if (!file.decls.some((d) => d.kind === 'Kernel')) return [];
+  const paramValues = new Map<string, bigint>();
+  for (const d of file.decls) if (d.kind === 'Param') for (const item of d.items) paramValues.set(item.name.name, 0n);
+  return kernelDiagnostics({ file, path, paramValues, text }, options);
+}

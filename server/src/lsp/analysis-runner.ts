@@ -82,6 +82,7 @@ export function serveAnalysisRequests(port: MessagePort): void {
         gpuTarget: m.job.settings.gpuTarget,
         shouldStop: () => Atomics.load(flag, 0) !== 0,
         onFast: (partial) => port.postMessage({ id: m.id, partial } satisfies Reply),
+        uri: m.job.uri,
       });
       port.postMessage({ id: m.id, diagnostics: r.diagnostics, cancelled: r.cancelled, ms: performance.now() - t0 } satisfies Reply);
     } catch (e) {
@@ -211,7 +212,7 @@ class InlineRunner implements AnalysisRunner {
       setImmediate(() => {
         const t0 = performance.now();
         try {
-          const r = this.analyses.for(job.uri).diagnose(job.text, { budget: job.settings.genp.checkBudget, gpuTarget: job.settings.gpuTarget });
+          const r = this.analyses.for(job.uri).diagnose(job.text, { budget: job.settings.genp.checkBudget, gpuTarget: job.settings.gpuTarget, uri: job.uri });
           settle({ kind: 'done', diagnostics: r.diagnostics, ms: performance.now() - t0 });
         } catch (e) {
           settle({ kind: 'failed', message: e instanceof Error ? e.message : String(e) });

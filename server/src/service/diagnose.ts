@@ -7,6 +7,7 @@ import { analyze, type AnalyzeOptions } from '../check/index.js';
 import { parse } from '../../../grammar/src/parse.js';
 import { resolve } from '../../../grammar/src/resolve.js';
 import type { Settings } from './settings.js';
+import { kernelChecks } from './kernel-checks.js';
 
 export interface DiagnoseResult {
   diagnostics: Diagnostic[];
@@ -14,7 +15,7 @@ export interface DiagnoseResult {
   cancelled: boolean;
 }
 
-export function diagnose(text: string, settings: Settings, shouldStop?: () => boolean): DiagnoseResult {
+export function diagnose(text: string, settings: Settings, shouldStop?: () => boolean, uri?: string): DiagnoseResult {
   const options: AnalyzeOptions & { gpuTarget?: string } = {
     slow: true,
     budget: settings.genp.checkBudget,
@@ -22,7 +23,11 @@ export function diagnose(text: string, settings: Settings, shouldStop?: () => bo
     ...(shouldStop ? { shouldStop } : {}),
   };
   const a = analyze(text, options);
-  return { diagnostics: a.diagnostics, cancelled: a.cancelled === true };
+  const kernels = kernelChecks(a.file, text, uri);
+  const diagnostics = kernels.length
+    ? [...a.diagnostics, ...kernels].sort((x, y) => x.range.start - y.range.start || x.range.end - y.range.end)
+    : a.diagnostics;
+  return { diagnostics, cancelled: a.cancelled === true };
 }
 
 export function quickDiagnostics(text: string, settings?: Settings): Diagnostic[] {

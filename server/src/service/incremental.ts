@@ -26,6 +26,7 @@ import { Elaborator } from '../check/elaborate.js';
 import { checkSchedule, scheduleEnvFromFile, type ScheduleEnv } from '../check/schedule.js';
 import { DEFAULT_BUDGET, FileIndex, Values, ruleContext, rules, type RuleContext } from '../check/rules/index.js';
 import { ChunkedParser, type Chunk } from './chunks.js';
+import { kernelChecks } from './kernel-checks.js';
 
 export interface IncrementalOptions {
   /** most points a GenP check enumerates (the `layout.genp.checkBudget` setting) */
@@ -40,6 +41,8 @@ export interface IncrementalOptions {
    * checks run; only when there are some to run.
    */
   onFast?: (diagnostics: Diagnostic[]) => void;
+  /** the document's URI, for the kernel checks' template files */
+  uri?: string;
 }
 
 export interface IncrementalResult {
@@ -114,7 +117,8 @@ export class IncrementalAnalysis {
       const a = analyze(text, { slow: true, budget, gpuTarget: options.gpuTarget, ...(options.shouldStop ? { shouldStop: options.shouldStop } : {}) });
       const decls = a.file.decls.length;
       if (!(e instanceof Fallback) && process.env.LAYOUT_DEBUG_INCREMENTAL) console.error(e);
-      return { diagnostics: a.diagnostics, cancelled: a.cancelled, stats: { decls, chunksParsed: 0, rechecked: decls, elaborated: decls, full: true } };
+      const diagnostics = sorted([...a.diagnostics, ...kernelChecks(a.file, text, options.uri)]);
+      return { diagnostics, cancelled: a.cancelled, stats: { decls, chunksParsed: 0, rechecked: decls, elaborated: decls, full: true } };
     }
   }
 
@@ -284,8 +288,9 @@ export class IncrementalAnalysis {
         d.rules[ri] = r.diagnostics;
       }
     });
+    const kernels = kernelChecks(p.file, text, options.uri);
     return {
-      diagnostics: combine(p.diagnostics, resolution.diagnostics, decls, global),
+      diagnostics: kernels.length ? sorted([...combine(p.diagnostics, resolution.diagnostics, decls, global), ...kernels]) : combine(p.diagnostics, resolution.diagnostics, decls, global),
       cancelled,
       stats: { decls: decls.length, chunksParsed: p.parsed, rechecked: todo.filter(Boolean).length, elaborated: closure.size, full: false },
     };
@@ -467,4 +472,8 @@ class Mover {
     return delta === 0 ? r : { start: r.start + delta, end: r.end + delta };
   }
 
+}
+
+function sorted(ds: Diagnostic[]): Diagnostic[] {
+  return ds.sort((a, b) => a.range.start - b.range.start || a.range.end - b.range.end);
 }
