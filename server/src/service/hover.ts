@@ -23,6 +23,14 @@ export interface HoverResult {
 }
 
 export function hover(doc: LayoutDocument, offset: number, settings: Settings): HoverResult | undefined {
+  // on the bracket of an index query `A[i, j]` (which touches the names before and inside it)
+  const ch = doc.text[offset];
+  if (ch === '[' || ch === ']') {
+    const ix = [...nodePath(doc.file, offset)].reverse().find((n): n is ast.IndexExpr =>
+      n.kind === 'Index' && (ch === '[' ? offset >= n.receiver.range.end && n.indices.every((k) => k.range.start > offset) : offset === n.range.end - 1));
+    const q = ix ? queryHover(doc, ix, settings) : undefined;
+    if (ix && q) return { range: ix.range, markdown: q };
+  }
   const occ = doc.symbols.at(offset);
   if (occ) {
     const md = describeSymbol(doc, occ.def, settings);

@@ -1,11 +1,11 @@
 // Inlay hints: after each query in a kernel binding (`A[pid_m, k, :, :]`, `Pid.inv(pid)`,
-// `L.apply(i, j)`), the expression it generates, printed for the kernel's target (C for cuda,
-// Triton otherwise), cut to the configured length; the tooltip has the whole text and op count.
+// `L.apply(i, j)`), its expression as `layout expr` prints it for the kernel's target (C for
+// cuda, Triton otherwise; lets by name), cut to the configured length; the tooltip has the
+// whole text and op count.
 import type * as ast from '../../../grammar/src/ast.js';
 import { children } from '../../../grammar/src/ast.js';
-import * as X from '../expr/index.js';
 import type { LayoutDocument } from './document.js';
-import { printOne, queryExprs } from './layout-info.js';
+import { queryTexts } from './layout-info.js';
 import type { Settings } from './settings.js';
 
 export interface InlayHintData {
@@ -23,14 +23,14 @@ export function inlayHints(doc: LayoutDocument, range: ast.Range, settings: Sett
     for (const b of d.bindings) {
       for (const q of queriesIn(b.value)) {
         if (q.range.end < range.start || q.range.end > range.end) continue;
-        const r = queryExprs(doc, q);
+        const r = queryTexts(doc, q, lang);
         if (!r.ok) continue;
-        const texts = r.exprs.map((e) => printOne(e, lang));
+        const texts = r.texts;
         const named = b.value === q && b.names.length === texts.length && texts.length > 1
           ? texts.map((t, k) => `${b.names[k].name} = ${t}`)
           : texts;
         const full = named.join('; ');
-        const ops = r.exprs.reduce((n, e) => n + X.countOps(e), 0);
+        const ops = r.ops.reduce((a, b) => a + b, 0);
         out.push({ offset: q.range.end, label: clip(`→ ${full}`, settings.inlayHints.maxLength), tooltip: `${full}\n(${ops} op${ops === 1 ? '' : 's'})` });
       }
     }

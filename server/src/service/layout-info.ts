@@ -1,59 +1,40 @@
-// Layouts and queries as values, for hovers, inlay hints and the picture view. The AST is turned
-// into algebra values by codegen's Binder (the elaboration code generation uses, so the editor
-// shows exactly what is generated); apply/inv are computed symbolically and printed in the
-// chosen language, with their operation counts; numeric tables come from the params' values.
+// Layouts and queries as values, for hovers, inlay hints and the picture view, through the
+// elaborator (elaboration.ts: the document's model, per declaration and version) and its query
+// API (check/elaborate-query.ts): a query's text is exactly what `layout expr FILE QUERY --lang L`
+// prints for it (lets by name; the emitted kernel inlines them unless its template defines them),
+// with its operation count; numeric tables come from the params' values.
 import type * as ast from '../../../grammar/src/ast.js';
 import * as A from '../algebra/index.js';
 import * as X from '../expr/index.js';
-import { Binder } from '../codegen/bind.js';
-import { Values } from '../check/rules/values.js';
+import { printExprs, queryExpr, type Lang, type Model } from '../check/elaborate.js';
+import { findBuiltin } from '../codegen/builtins.js';
 import type { LayoutDocument } from './document.js';
-import { envOf, oneLine } from './values.js';
+import { declAt } from './document.js';
+import { errorIn, modelOfDecl } from './elaboration.js';
+import { oneLine } from './values.js';
 import type { HoverLanguage, Settings } from './settings.js';
 import type { SymbolDef } from './symbols.js';
 
-interface Model {
-  binder: Binder;
-  env: Map<string, bigint>;
-  layouts: Map<string, { ok: true; layout: A.Layout } | { ok: false; message: string }>;
-  /** hover texts by key (layout name or query offset, language, component) */
-  hovers: Map<string, string | undefined>;
-  queries: Map<ast.Node, { ok: true; exprs: X.Expr[] } | { ok: false; message: string }>;
-}
+/** hover texts per snapshot, by key (layout name or query offset, language, component) */
+const hoverCache = new WeakMap<LayoutDocument, Map<string, string | undefined>>();
 
-const models = new WeakMap<LayoutDocument, Model>();
+export type LayoutValue = { ok: true; layout: A.Layout; model: Model } | { ok: false; message: string };
 
-function modelOf(doc: LayoutDocument): Model {
-  let m = models.get(doc);
-  if (!m) {
-    // the params' values as code generation computes them (check's Values), else the schedule evaluator's
-    const env = new Map<string, bigint>();
-    const values = safe(() => new Values(doc.file, doc.symbols.resolution, doc.text).base.params);
-    if (values) for (const [name, v] of values) env.set(name, v);
-    else for (const [name, p] of envOf(doc).params) env.set(name, p.value);
-    const binder = new Binder({ file: doc.file, resolution: doc.symbols.resolution, paramValues: env });
-    m = { binder, env, layouts: new Map(), hovers: new Map(), queries: new Map() };
-    models.set(doc, m);
-  }
-  return m;
-}
-
-/** The algebra value of the layout declared as `name`. */
-export function layoutNamed(doc: LayoutDocument, name: string): { ok: true; layout: A.Layout } | { ok: false; message: string } | undefined {
+/** The algebra value of the layout declared as `name`, with the model it was elaborated in. */
+export function layoutNamed(doc: LayoutDocument, name: string): LayoutValue | undefined {
   const def = doc.symbols.globals.get(name);
   if (!def || def.kind !== 'layout' || def.container?.kind !== 'Layout') return undefined;
-  const m = modelOf(doc);
-  let r = m.layouts.get(name);
-  if (!r) {
-    const v = safe(() => m.binder.layoutValue((def.container as ast.LayoutDecl).value));
-    r = !v ? { ok: false, message: 'the layout cannot be built' } : v.ok ? v : { ok: false, message: v.message };
-    m.layouts.set(name, r);
-  }
-  return r;
+  const decl = def.container as ast.LayoutDecl;
+  const dm = modelOfDecl(doc, decl);
+  const L = dm.model.layouts.get(name)?.layout;
+  if (L && dm.model.layouts.get(name)?.decl === decl) return { ok: true, layout: L, model: dm.model };
+  const why = errorIn(dm, decl.range) ?? dm.diagnostics.find((d) => d.severity === 'error');
+  return { ok: false, message: why ? why.message : 'the layout cannot be built' };
 }
 
-export function paramEnv(doc: LayoutDocument): ReadonlyMap<string, bigint> {
-  return modelOf(doc).env;
+/** The symbolic context of queries in `model` (as queryExpr builds it). */
+export function symContext(model: Model): A.SymContext {
+  return { env: model.env, defs: model.defs };
 }
 
 /** Names for the logical coordinates that no declaration of the file uses. */
@@ -81,7 +62,8 @@ export function layoutHover(doc: LayoutDocument, def: SymbolDef, settings: Setti
 }
 
 function cached(doc: LayoutDocument, key: string, f: () => string | undefined): string | undefined {
-  const h = modelOf(doc).hovers;
+  let h = hoverCache.get(doc);
+  if (!h) hoverCache.set(doc, (h = new Map()));
   if (!h.has(key)) h.set(key, f());
   return h.get(key);
 }
@@ -97,7 +79,8 @@ function computeLayoutHover(doc: LayoutDocument, def: SymbolDef, settings: Setti
     return lines.join('\n');
   }
   const L = r.layout;
-  const env = paramEnv(doc);
+  const env = r.model.env;
+  const ctx = symContext(r.model);
   const ds = A.dims(L);
   const values = safe(() => ds.map((d) => A.evalDim(d, env)));
   const lang = settings.hover.language;
@@ -114,33 +97,95 @@ function computeLayoutHover(doc: LayoutDocument, def: SymbolDef, settings: Setti
     lines.push('', `size: ${total} elements${ext !== undefined && ext !== total ? ` (${ext} physical)` : ''}`);
   }
   if (cls) lines.push('', `class: ${classes[cls]}`);
+  // apply and inv are the queries `L[names]` and `L.inv(x)`, printed as `layout expr` prints them
   const names = coordinateNames(doc, L);
-  const applied = attempt(() => A.applySym(L, names, { env }));
-  const apply = applied.ok ? applied.value : undefined;
+  const applied = attempt(() => [A.applySym(L, names, ctx)]);
   if (!applied.ok) lines.push('', `apply cannot be computed: ${applied.message}`);
-  if (apply) lines.push('', `apply \`${def.name}[${names.join(', ')}]\` (${X.countOps(apply)} ops, ${lang}):`, '', fence(lang, printIn(lang, [apply], ['offset'])));
+  else lines.push('', ...exprsBlock(`apply \`${def.name}[${names.join(', ')}]\``, applied.value, [], lang));
   const x = fresh(doc, 'x');
-  const inv = safe(() => A.invSym(L, x, { env }));
-  if (inv) {
-    const ops = inv.reduce((n, e) => n + X.countOps(e), 0);
-    lines.push('', `inv \`${def.name}.inv(${x})\` (${ops} ops, ${lang}):`, '', fence(lang, printIn(lang, inv, names)));
-  }
+  const inv = safe(() => A.invSym(L, x, ctx));
+  if (inv) lines.push('', ...exprsBlock(`inv \`${def.name}.inv(${x})\``, inv, names, lang));
+  const lets = letsIn([...(applied.ok ? applied.value : []), ...(inv ?? [])], r.model);
+  if (lets.length) lines.push('', letsNote(lets));
   const table = values ? safe(() => tableOf(L, env, values)) : undefined;
   if (table) lines.push('', `positions at the params' values (rows: ${table.rowsLabel}, columns: ${table.colsLabel}):`, '', table.markdown);
   lines.push('', `${uses} use${uses === 1 ? '' : 's'} in this file`);
   return lines.join('\n');
 }
 
-/** The generated expressions of a query (`A[...]`, `L.inv(x)`, `L.apply(...)`), or why there are none. */
-export function queryExprs(doc: LayoutDocument, q: ast.IndexExpr | ast.MethodCall): { ok: true; exprs: X.Expr[] } | { ok: false; message: string } {
-  const m = modelOf(doc);
-  let out = m.queries.get(q);
-  if (!out) {
-    const r = safe(() => m.binder.evaluate({ kind: 'Binding', names: [], value: q, range: q.range }));
-    out = !r ? { ok: false, message: 'cannot evaluate this query' } : r.ok ? { ok: true, exprs: r.exprs } : { ok: false, message: r.diagnostics.map((d) => d.message).join('; ') };
-    m.queries.set(q, out);
+/**
+ * `title → \`n1\`, \`n2\` (N ops, lang):` and a fenced block with exactly what `layout expr`
+ * prints for the expressions (one line each; MLIR: one block of SSA lines).
+ */
+function exprsBlock(title: string, exprs: X.Expr[], names: string[], lang: HoverLanguage): string[] {
+  const ops = exprs.reduce((n, e) => n + X.countOps(e), 0);
+  const to = names.length ? ` → ${codeList(names)}` : '';
+  const head = `${title}${to} (${ops} op${ops === 1 ? '' : 's'}, ${lang}):`;
+  let body: string;
+  try {
+    body = printExprs(exprs, lang).join('\n');
+  } catch (e) {
+    return [head, '', `cannot be printed in ${lang}: ${e instanceof Error ? e.message : String(e)}`];
   }
-  return out;
+  return [head, '', fence(lang, body)];
+}
+
+/** The lets (kept by name) that `exprs` name, sorted. */
+function letsIn(exprs: X.Expr[], model: Model): string[] {
+  const s = new Set<string>();
+  for (const e of exprs) for (const n of X.freeSymbols(e)) if (model.defs.has(n)) s.add(n);
+  return [...s].sort();
+}
+
+function letsNote(lets: string[]): string {
+  const one = lets.length === 1;
+  const it = one ? 'it' : 'them';
+  return `${codeList(lets)}: ${one ? 'a let' : 'lets'}, kept by name as \`layout expr\` prints ${it}; the generated kernel inlines ${it} unless its template defines ${it}`;
+}
+
+/** The same for a query of `kernel`: which lets its template defines (and the kernel keeps) and which the kernel inlines. */
+function kernelLetsNote(lets: string[], kernel: ast.Decl | undefined): string {
+  if (kernel?.kind !== 'Kernel') return letsNote(lets);
+  // as codegen/model.ts: a built-in template's scope stays by name, every other let is inlined
+  const b = kernel.template?.kind === 'builtin' ? findBuiltin(kernel.template.name.name) : undefined;
+  const scope: readonly string[] = b?.scope ?? [];
+  const kept = lets.filter((n) => scope.includes(n));
+  const inlined = lets.filter((n) => !scope.includes(n));
+  const parts: string[] = [];
+  if (kept.length) parts.push(`${codeList(kept)}: ${kept.length === 1 ? 'a let' : 'lets'} that the \`${b!.name}\` template defines, by name in the generated kernel too`);
+  if (inlined.length) parts.push(`${codeList(inlined)}: ${inlined.length === 1 ? 'a let' : 'lets'} that the generated kernel inlines (\`layout expr\` keeps ${inlined.length === 1 ? 'it' : 'them'} by name)`);
+  return parts.join('\n\n');
+}
+
+function codeList(xs: string[]): string {
+  return xs.map((n) => `\`${n}\``).join(', ');
+}
+
+/**
+ * A query (`A[...]`, `L.inv(x)`, `L.apply(...)`) evaluated and printed in `lang` the way `layout
+ * expr` does it (queryExpr, then printExprs: lets by name), or why it cannot be. Never throws.
+ */
+export function queryTexts(doc: LayoutDocument, q: ast.IndexExpr | ast.MethodCall, lang: Lang):
+  { ok: true; texts: string[]; ops: number[]; exprs: X.Expr[]; model: Model } | { ok: false; message: string } {
+  const decl = declAt(doc.file, q.range.start);
+  if (!decl) return { ok: false, message: 'this query is outside every declaration' };
+  const dm = modelOfDecl(doc, decl);
+  const why = errorIn(dm, q.range);
+  if (why) return { ok: false, message: why.message };
+  const r = queryExpr(dm.model, q);
+  if (!r.ok) {
+    // not elaborated: a name or syntax error inside, or a problem the check rules report (query/...)
+    const inside = (d: { severity: string; range: ast.Range }) => d.severity === 'error' && d.range.start >= q.range.start && d.range.end <= q.range.end;
+    const other = doc.parseDiagnostics.find(inside) ?? doc.symbols.resolution.diagnostics.find(inside);
+    if (other) return { ok: false, message: other.message };
+    if (dm.model.values.get(q)?.k === 'bad') return { ok: false, message: 'this query has an error (see the problem reported on it)' };
+    return r;
+  }
+  try {
+    return { ok: true, texts: printExprs(r.exprs, lang), ops: r.exprs.map((e) => X.countOps(e)), exprs: r.exprs, model: dm.model };
+  } catch (e) {
+    return { ok: false, message: e instanceof Error ? e.message : String(e) };
+  }
 }
 
 export function queryHover(doc: LayoutDocument, q: ast.IndexExpr | ast.MethodCall, settings: Settings, component?: number): string | undefined {
@@ -148,16 +193,24 @@ export function queryHover(doc: LayoutDocument, q: ast.IndexExpr | ast.MethodCal
 }
 
 function computeQueryHover(doc: LayoutDocument, q: ast.IndexExpr | ast.MethodCall, settings: Settings, component?: number): string | undefined {
-  const r = queryExprs(doc, q);
+  const lang = settings.hover.language;
+  const r = queryTexts(doc, q, lang);
   const src = oneLine(doc.text.slice(q.range.start, q.range.end));
   if (!r.ok) return `**query** \`${src}\`\n\ncannot generate code: ${r.message}`;
-  const lang = settings.hover.language;
   const binding = bindingOf(doc, q);
-  const names = binding && binding.value === q && binding.names.length === r.exprs.length ? binding.names.map((n) => n.name) : r.exprs.map((_, k) => (r.exprs.length === 1 ? 'offset' : `r${k}`));
-  const exprs = component !== undefined && component < r.exprs.length ? [r.exprs[component]] : r.exprs;
-  const shown = component !== undefined && component < r.exprs.length ? [names[component]] : names;
-  const ops = exprs.reduce((n, e) => n + X.countOps(e), 0);
-  return [`**query** \`${src}\` (${ops} op${ops === 1 ? '' : 's'}, ${lang}):`, '', fence(lang, printIn(lang, exprs, shown))].join('\n');
+  const n = r.ops.length;
+  const names = binding && binding.value === q && binding.names.length === n ? binding.names.map((x) => x.name) : [];
+  // one result of several (hovering one of the names it binds); MLIR prints one block for all
+  const one = component !== undefined && component < n && n > 1 && lang !== 'mlir' ? component : undefined;
+  const texts = one !== undefined ? [r.texts[one]] : r.texts;
+  const ops = one !== undefined ? r.ops[one] : r.ops.reduce((a, b) => a + b, 0);
+  const shown = one !== undefined ? names.slice(one, one + 1) : names;
+  const to = shown.length ? ` → ${codeList(shown)}` : '';
+  const which = one !== undefined ? `result ${one + 1} of ${n}, ` : '';
+  const out = [`**query** \`${src}\`${to} (${which}${ops} op${ops === 1 ? '' : 's'}, ${lang}):`, '', fence(lang, texts.join('\n'))];
+  const lets = letsIn(one !== undefined ? r.exprs.slice(one, one + 1) : r.exprs, r.model);
+  if (lets.length) out.push('', kernelLetsNote(lets, declAt(doc.file, q.range.start)));
+  return out.join('\n');
 }
 
 /** The kernel binding whose value contains `q`. */
@@ -171,27 +224,13 @@ export function bindingOf(doc: LayoutDocument, q: ast.Node): ast.Binding | undef
 
 // ------------------------------------------------------------------ printing
 
-export function printOne(e: X.Expr, lang: Exclude<HoverLanguage, 'mlir'>): string {
+/** One expression as `layout expr` prints it (MLIR: its block); a short note when it cannot be printed. */
+export function printOne(e: X.Expr, lang: HoverLanguage): string {
   try {
-    return lang === 'c' ? X.printC(e) : lang === 'triton' ? X.printTriton(e) : X.printPython(e);
+    return printExprs([e], lang)[0];
   } catch (err) {
     return lang === 'c' ? printOne(e, 'python') : `<${err instanceof Error ? err.message : String(err)}>`;
   }
-}
-
-/** `name = expr` lines (C: `name = expr;`); MLIR: SSA lines over the free symbols. */
-export function printIn(lang: HoverLanguage, exprs: X.Expr[], names: string[]): string {
-  if (lang === 'mlir') {
-    const symbols = new Map<string, string>();
-    for (const e of exprs) for (const s of X.freeSymbols(e)) symbols.set(s, `%${s.replace(/[^A-Za-z0-9_]/g, '_')}`);
-    try {
-      const r = X.printMlir(exprs, { symbols, type: 'index' });
-      return [...r.lines, ...r.results.map((v, k) => `// ${names[k]} = ${v}`)].join('\n');
-    } catch (err) {
-      return `// ${err instanceof Error ? err.message : String(err)}`;
-    }
-  }
-  return exprs.map((e, k) => `${names[k]} = ${printOne(e, lang)}${lang === 'c' ? ';' : ''}`).join('\n');
 }
 
 function fence(lang: HoverLanguage, body: string): string {

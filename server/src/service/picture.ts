@@ -4,7 +4,7 @@ import type * as ast from '../../../grammar/src/ast.js';
 import * as A from '../algebra/index.js';
 import type { LayoutDocument } from './document.js';
 import { nodePath } from './document.js';
-import { coordinateNames, gridOf, layoutNamed, paramEnv, printOne } from './layout-info.js';
+import { coordinateNames, gridOf, layoutNamed, printOne, symContext } from './layout-info.js';
 
 export const MAX_CELLS = 4096;
 
@@ -28,7 +28,7 @@ export function picture(doc: LayoutDocument, offset: number, name?: string): Pic
   if (!r) return null;
   if (!r.ok) return { error: `layout ${target} cannot be evaluated: ${r.message}` };
   const L = r.layout;
-  const env = paramEnv(doc);
+  const env = r.model.env;
   let prepared: A.Prepared;
   let dims: number[];
   try {
@@ -61,10 +61,10 @@ export function picture(doc: LayoutDocument, offset: number, name?: string): Pic
   let apply = '';
   let inv: string | undefined;
   try {
-    apply = printOne(A.applySym(L, vars, { env }), 'python');
+    apply = printOne(A.applySym(L, vars, symContext(r.model)), 'python');
   } catch { /* no symbolic form */ }
   try {
-    const xs = A.invSym(L, 'x', { env });
+    const xs = A.invSym(L, 'x', symContext(r.model));
     inv = xs.map((e, k) => `${vars[k]} = ${printOne(e, 'python')}`).join('; ');
   } catch { /* no inverse */ }
   const out: PictureData = {

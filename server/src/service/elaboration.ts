@@ -1,0 +1,103 @@
+// The elaborated model (check/elaborate.ts) behind hovers, inlay hints and the layout picture:
+// the same elaborator, query evaluation and printers as `layout expr` and code generation.
+//
+// Per document version (a LayoutDocument), a declaration is elaborated on first use together
+// with the declarations it depends on (those that declare a name it uses, transitively), in
+// source order: the way the incremental analysis elaborates a re-checked declaration, so that
+// what the elaborator knows of each name there is what the whole-file elaboration knows. A
+// kernel of the 2,000-line bench file needs about ten declarations, not the file's 585 (the
+// whole-file elaboration takes 30-100 ms there). The result is kept for the version.
+import type * as ast from '../../../grammar/src/ast.js';
+import type { Diagnostic } from '../../../grammar/src/diagnostic.js';
+import { Elaborator, type Model } from '../check/elaborate.js';
+import type { LayoutDocument } from './document.js';
+import { names } from './incremental.js';
+
+export interface DeclModel {
+  /** the model of the declaration and of everything it depends on */
+  model: Model;
+  /** the elaborator's diagnostics for those declarations */
+  diagnostics: Diagnostic[];
+}
+
+interface DocModels {
+  /** global name -> indices (into file.decls) of the declarations that declare it */
+  definers: Map<string, number[]>;
+  index: Map<ast.Decl, number>;
+  byDecl: Map<ast.Decl, DeclModel>;
+}
+
+const docs = new WeakMap<LayoutDocument, DocModels>();
+/** a declaration's names; unchanged declarations are the same objects in the next version */
+const namesOf = new WeakMap<ast.Decl, { defines: string[]; uses: ReadonlySet<string> }>();
+
+function declNames(d: ast.Decl): { defines: string[]; uses: ReadonlySet<string> } {
+  let n = namesOf.get(d);
+  if (!n) namesOf.set(d, (n = names(d)));
+  return n;
+}
+
+function docModels(doc: LayoutDocument): DocModels {
+  let m = docs.get(doc);
+  if (!m) {
+    const definers = new Map<string, number[]>();
+    const index = new Map<ast.Decl, number>();
+    doc.file.decls.forEach((d, j) => {
+      index.set(d, j);
+      const defines = d.kind === 'Param' ? d.items.map((it) => it.name.name) : [d.name.name];
+      for (const n of defines) {
+        let l = definers.get(n);
+        if (!l) definers.set(n, (l = []));
+        l.push(j);
+      }
+    });
+    m = { definers, index, byDecl: new Map() };
+    docs.set(doc, m);
+  }
+  return m;
+}
+
+/** The elaborated model of `decl` (a declaration of `doc.file`) and what it depends on. Never throws. */
+export function modelOfDecl(doc: LayoutDocument, decl: ast.Decl): DeclModel {
+  const m = docModels(doc);
+  let r = m.byDecl.get(decl);
+  if (!r) {
+    r = elaborateClosure(doc, m, decl);
+    m.byDecl.set(decl, r);
+  }
+  return r;
+}
+
+function elaborateClosure(doc: LayoutDocument, m: DocModels, decl: ast.Decl): DeclModel {
+  const decls = doc.file.decls;
+  const start = m.index.get(decl);
+  const el = new Elaborator(doc.symbols.resolution, {});
+  if (start === undefined) return { model: el.model, diagnostics: [] };
+  const closure = new Set<number>([start]);
+  const stack = [start];
+  while (stack.length) {
+    const j = stack.pop()!;
+    for (const n of declNames(decls[j]).uses) {
+      for (const k of m.definers.get(n) ?? []) {
+        if (!closure.has(k)) {
+          closure.add(k);
+          stack.push(k);
+        }
+      }
+    }
+  }
+  for (const j of [...closure].sort((a, b) => a - b)) {
+    const d = decls[j];
+    try {
+      el.decl(d);
+    } catch (e) {
+      el.report('elab/internal-error', d.range, `internal error while elaborating: ${e instanceof Error ? e.message : String(e)}`, 'warning');
+    }
+  }
+  return { model: el.model, diagnostics: el.diagnostics };
+}
+
+/** The first error the elaborator reported inside `range`, if any. */
+export function errorIn(dm: DeclModel, range: ast.Range): Diagnostic | undefined {
+  return dm.diagnostics.find((d) => d.severity === 'error' && d.range.start >= range.start && d.range.end <= range.end);
+}
