@@ -117,7 +117,6 @@ async function main(): Promise<void> {
       if (i >= WARMUP) completion.push(ms);
     }
 
-    if (process.env.BENCH_DEBUG) console.log(hoverFirst.map((x) => x.toFixed(1)).join(" "));
     const rss = rssMb(c.proc.pid!);
 
     // where the diagnostics time goes: the same stages in process (median of 5 warm runs)

@@ -83,11 +83,6 @@ export class DiagnosticsScheduler {
     void this.o.connection.sendDiagnostics({ uri, diagnostics: [] });
   }
 
-  /** no analysis running, queued or waiting for its debounce */
-  get idle(): boolean {
-    return !this.running && this.pending.size === 0 && this.timers.size === 0;
-  }
-
   /** the diagnostics last published for `uri` at `version` (data, with fixes) */
   published(uri: string, version: number): Diagnostic[] | undefined {
     const l = this.last.get(uri);

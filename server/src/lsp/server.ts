@@ -37,7 +37,6 @@ import { codeLenses } from './code-lens.js';
 import { executeEmit } from './emit.js';
 import { picture } from './picture.js';
 import { EMIT_COMMAND, PICTURE_REQUEST } from './protocol.js';
-import { warmUp } from '../service/warm-up.js';
 
 /** A full analysis that runs longer than this is stopped (the file gets its syntax diagnostics and a note). */
 const ANALYSIS_TIMEOUT_MS = envInt('LAYOUT_ANALYSIS_TIMEOUT_MS', 20_000);
@@ -146,11 +145,8 @@ export function startServer(connection: Connection): void {
     };
   });
 
-  let shuttingDown = false;
   connection.onInitialized(() => {
     void settings.refresh().finally(() => signalReady());
-    // compile the hover path while idle (service/warm-up.ts); LAYOUT_WARM_UP=0 turns it off
-    if (process.env.LAYOUT_WARM_UP !== '0') warmUp((f) => setImmediate(f), () => shuttingDown);
     try {
       connection.workspace.onDidChangeWorkspaceFolders((e) => {
         const removed = new Set(e.removed.map((f) => uriToPath(f.uri)));
@@ -218,10 +214,7 @@ export function startServer(connection: Connection): void {
   connection.onExecuteCommand(safe('executeCommand', executeEmit, null));
   connection.onRequest(PICTURE_REQUEST, safe('picture', picture, null));
 
-  connection.onShutdown(() => {
-    shuttingDown = true;
-    ctx?.scheduler.dispose();
-  });
+  connection.onShutdown(() => ctx?.scheduler.dispose());
   documents.listen(connection);
   connection.listen();
 }

@@ -197,7 +197,7 @@ test('hover on a layout shows its expression', async () => {
     return hoverText(h).trim() ? h : undefined;
   }, 10_000);
   const text = hoverText(hovers);
-  for (const part of ['**layout** `A` = `OrderBy(Row(4, 8))`', 'logical shape: [4, 8]', 'apply `A[i, j]` (2 ops, triton):\n\n```python\noffset = 8*i + j\n```']) {
+  for (const part of ['**layout** `A` = `OrderBy(Row(4, 8))`', 'logical shape: [4, 8]', 'apply `A[i, j]` (2 ops, triton):\n\n```python\n8*i + j\n```', 'inv `A.inv(x)` → `i`, `j` (2 ops, triton):\n\n```python\n((x)//(8))\nx % 8\n```']) {
     assert(text.includes(part), `the hover lacks ${JSON.stringify(part)}: ${text}`);
   }
   assertEqual(hovers.map((h) => h.range && rangeOf(h.range)), [[1, 7, 1, 8]], 'hover range');
