@@ -2,12 +2,13 @@
 // diagnostics, one line each: `file:line:col: severity: message [code]` (1-based line and
 // UTF-16 column), or with --json one array of {file, line, column, endLine, endColumn,
 // severity, code, message}. Exit status: 1 if any error, else 0; 2 when a file cannot be read.
-import { readFileSync, realpathSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import * as nodePath from 'node:path';
 import type { Command } from 'commander';
 import type { Diagnostic, LineIndex } from '../../../grammar/src/index.js';
 import { analyze } from '../check/index.js';
 import { kernelDiagnosticsOfFile } from '../codegen/index.js';
+import { templateReaderWithin } from '../service/kernel-checks.js';
 import type { File as AstFile } from '../../../grammar/src/ast.js';
 
 export interface CheckOptions {
@@ -66,17 +67,7 @@ function kernelChecks(text: string, file: string, ast: AstFile): Diagnostic[] {
   if (!ast.decls.some((d) => d.kind === 'Kernel')) return [];
   const path = nodePath.resolve(file);
   const root = nodePath.dirname(path);
-  const readTemplate = (abs: string): string | undefined => {
-    try {
-      const real = realpathSync(abs);
-      const rel = nodePath.relative(realpathSync(root), real);
-      if (rel.startsWith('..') || nodePath.isAbsolute(rel)) return undefined;
-      return readFileSync(real, 'utf8');
-    } catch {
-      return undefined;
-    }
-  };
-  return kernelDiagnosticsOfFile(ast, text, path, { readTemplate, templateRoot: root });
+  return kernelDiagnosticsOfFile(ast, text, path, { readTemplate: templateReaderWithin(root), templateRoot: root });
 }
 
 /** `file:line:col: severity: message [code]` */

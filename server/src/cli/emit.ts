@@ -3,12 +3,13 @@
 // Generates code from a .layout file and writes it under DIR; prints each file it wrote, and the
 // diagnostics (as `path:line:col: severity: message [code]`, like `layout check`) when it cannot. Exit status: 0 when
 // every requested file was written, 1 on diagnostics or refused writes, 2 on usage errors.
-import { mkdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import * as nodePath from 'node:path';
 import type { Command } from 'commander';
 import { LineIndex } from '../../../grammar/src/index.js';
 import { buildEmitModel, emitBlock, emitFile, planEmit, type EmitTarget } from '../codegen/index.js';
 import { formatLine, toJson } from './check.js';
+import { templateReaderWithin } from '../service/kernel-checks.js';
 
 export interface EmitCliOptions {
   kernel?: string;
@@ -57,16 +58,7 @@ export function runEmit(file: string, opts: EmitCliOptions, io: CliIo): number {
   const fileDir = nodePath.dirname(path);
   const cwdRel = nodePath.relative(io.cwd, path);
   const root = nodePath.resolve(io.cwd, opts.root ?? (!cwdRel.startsWith('..') && !nodePath.isAbsolute(cwdRel) ? '.' : fileDir));
-  const readTemplate = (abs: string): string | undefined => {
-    try {
-      const real = realpathSync(abs);
-      const rel = nodePath.relative(realpathSync(root), real);
-      if (rel.startsWith('..') || nodePath.isAbsolute(rel)) return undefined;
-      return readFileSync(real, 'utf8');
-    } catch {
-      return undefined;
-    }
-  };
+  const readTemplate = templateReaderWithin(root);
   const sourceLabel = nodePath.relative(root, path).split(nodePath.sep).join('/');
   const model = buildEmitModel(text, path, { sourceLabel: sourceLabel.startsWith('..') ? nodePath.basename(path) : sourceLabel });
   const access = { readTemplate, templateRoot: root };

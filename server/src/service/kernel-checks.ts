@@ -8,6 +8,23 @@ import type { File } from '../../../grammar/src/ast.js';
 import type { Diagnostic } from '../../../grammar/src/diagnostic.js';
 import { kernelDiagnosticsOfFile } from '../codegen/index.js';
 
+/**
+ * Reads template files inside `root` only: a path that leaves it, also through a symbolic link, reads
+ * as missing (undefined), as does anything that cannot be read.
+ */
+export function templateReaderWithin(root: string): (absPath: string) => string | undefined {
+  return (abs) => {
+    try {
+      const real = realpathSync(abs);
+      const rel = nodePath.relative(realpathSync(root), real);
+      if (rel.startsWith('..') || nodePath.isAbsolute(rel)) return undefined;
+      return readFileSync(real, 'utf8');
+    } catch {
+      return undefined;
+    }
+  };
+}
+
 /** `uri` is the document's URI; only `file:` URIs can read template files. */
 export function kernelChecks(file: File, text: string, uri: string | undefined): Diagnostic[] {
   if (!file.decls.some((d) => d.kind === 'Kernel')) return [];
@@ -19,17 +36,7 @@ export function kernelChecks(file: File, text: string, uri: string | undefined):
     } catch {
       /* keep the placeholder path */
     }
-    const root = nodePath.dirname(path);
-    readTemplate = (abs) => {
-      try {
-        const real = realpathSync(abs);
-        const rel = nodePath.relative(realpathSync(root), real);
-        if (rel.startsWith('..') || nodePath.isAbsolute(rel)) return undefined;
-        return readFileSync(real, 'utf8');
-      } catch {
-        return undefined;
-      }
-    };
+    readTemplate = templateReaderWithin(nodePath.dirname(path));
   }
   try {
     return kernelDiagnosticsOfFile(file, text, path, { readTemplate, templateRoot: nodePath.dirname(path) });
