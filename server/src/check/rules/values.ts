@@ -181,7 +181,7 @@ export class Values {
     m.set(e, undefined); // a cycle (reported by resolution) evaluates to undefined
     let v: bigint | undefined;
     try {
-      v = this.eval(e, sc, 0);
+      v = this.compute(e, sc, 0);
     } catch {
       v = undefined;
     }
@@ -284,13 +284,13 @@ export class Values {
 
   private evalQuiet(e: ast.Expr, sc: Scenario): bigint | undefined {
     try {
-      return this.eval(e, sc, 0);
+      return this.compute(e, sc, 0);
     } catch {
       return undefined;
     }
   }
 
-  private eval(e: ast.Expr, sc: Scenario, depth: number): bigint {
+  private compute(e: ast.Expr, sc: Scenario, depth: number): bigint {
     if (depth > 200) throw new Error('too deep');
     const d = depth + 1;
     switch (e.kind) {
@@ -311,14 +311,14 @@ export class Values {
         throw new Error('not a value');
       }
       case 'Unary': {
-        const v = this.eval(e.operand, sc, d);
+        const v = this.compute(e.operand, sc, d);
         return e.op === '-' ? -v : e.op === '+' ? v : v === 0n ? 1n : 0n;
       }
       case 'Binary': {
-        if (e.op === 'and') return this.eval(e.left, sc, d) !== 0n && this.eval(e.right, sc, d) !== 0n ? 1n : 0n;
-        if (e.op === 'or') return this.eval(e.left, sc, d) !== 0n || this.eval(e.right, sc, d) !== 0n ? 1n : 0n;
-        const a = this.eval(e.left, sc, d);
-        const b = this.eval(e.right, sc, d);
+        if (e.op === 'and') return this.compute(e.left, sc, d) !== 0n && this.compute(e.right, sc, d) !== 0n ? 1n : 0n;
+        if (e.op === 'or') return this.compute(e.left, sc, d) !== 0n || this.compute(e.right, sc, d) !== 0n ? 1n : 0n;
+        const a = this.compute(e.left, sc, d);
+        const b = this.compute(e.right, sc, d);
         switch (e.op) {
           case '+': return a + b;
           case '-': return a - b;
@@ -335,11 +335,11 @@ export class Values {
         throw new Error('operator');
       }
       case 'If':
-        return this.eval(e.cond, sc, d) !== 0n ? this.eval(e.then, sc, d) : this.eval(e.else, sc, d);
+        return this.compute(e.cond, sc, d) !== 0n ? this.compute(e.then, sc, d) : this.compute(e.else, sc, d);
       case 'Call': {
         const def = this.resolution.refs.get(e.callee);
         if (def?.kind === 'function' && e.args.length > 0 && (e.callee.name === 'min' || e.callee.name === 'max')) {
-          const vs = e.args.map((x) => this.eval(x, sc, d));
+          const vs = e.args.map((x) => this.compute(x, sc, d));
           return vs.reduce((x, y) => (e.callee.name === 'min' ? (y < x ? y : x) : y > x ? y : x));
         }
         throw new Error('not a value');
