@@ -113,7 +113,7 @@ export class Elaborator {
         break;
       }
       case 'Schedule':
-        break; // schedules are checked by check/schedule.ts
+        break; // schedules are checked by check/schedule/
     }
   }
 
