@@ -34,7 +34,7 @@ export function evalIntExpr(e: Expr, lookup: NameLookup): EvalResult {
         case '+': return { ok: true, value: a + b };
         case '-': return { ok: true, value: a - b };
         case '*': return { ok: true, value: a * b };
-        case '/': return b === 0n ? err('division by zero', e.right.range) : { ok: true, value: floorDiv(a, b) };
+        case '/': case '//': return b === 0n ? err('division by zero', e.right.range) : { ok: true, value: floorDiv(a, b) };
         case '%': return b === 0n ? err('remainder by zero', e.right.range) : { ok: true, value: a - b * floorDiv(a, b) };
         case '<': return bool(a < b);
         case '<=': return bool(a <= b);
