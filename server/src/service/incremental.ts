@@ -24,7 +24,7 @@ import { resolve } from '../../../grammar/src/resolve.js';
 import { analyze } from '../check/index.js';
 import { Elaborator } from '../check/elaborate.js';
 import { checkSchedule, scheduleEnvFromFile, type ScheduleEnv } from '../check/schedule/index.js';
-import { DEFAULT_BUDGET, FileIndex, Values, ruleContext, rules, type RuleContext } from '../check/rules/index.js';
+import { DEFAULT_BUDGET, ruleContext, rules, type RuleContext } from '../check/rules/index.js';
 import { ChunkedParser, type Chunk } from './chunks.js';
 import { kernelChecks } from './kernel-checks.js';
 
@@ -209,7 +209,9 @@ export class IncrementalAnalysis {
     });
     const closure = new Set<number>();
     const stack: number[] = [];
-    decls.forEach((_, j) => { if (todo[j]) { closure.add(j); stack.push(j); } });
+    // the re-checked declarations, and those whose slow results must be computed again
+    const needs = (j: number): boolean => todo[j] || decls[j].rules.some((r, ri) => r === undefined && !rules[ri].global);
+    decls.forEach((_, j) => { if (needs(j)) { closure.add(j); stack.push(j); } });
     while (stack.length) {
       const j = stack.pop()!;
       for (const n of decls[j].uses) {
@@ -234,9 +236,7 @@ export class IncrementalAnalysis {
     }
 
     // ---- rules: the fast ones per re-checked declaration, the global ones on the whole file
-    const index = new FileIndex(p.file, resolution);
-    const values = new Values(p.file, resolution, text);
-    const ctx = ruleContext({ text, file: p.file, resolution, index, values }, { budget, ...(options.shouldStop ? { shouldStop: options.shouldStop } : {}) });
+    const ctx = ruleContext({ text, file: p.file, resolution, model: el.model }, { budget, ...(options.shouldStop ? { shouldStop: options.shouldStop } : {}) });
     const global: (Diagnostic[] | undefined)[] = rules.map(() => undefined);
     rules.forEach((rule, ri) => {
       if (SLOW[ri]) return;
