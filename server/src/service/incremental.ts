@@ -23,7 +23,7 @@ import type { Diagnostic } from '../../../grammar/src/diagnostic.js';
 import { resolve } from '../../../grammar/src/resolve.js';
 import { analyze } from '../check/index.js';
 import { Elaborator } from '../check/elaborate.js';
-import { checkSchedule, scheduleEnvFromFile, type ScheduleEnv } from '../check/schedule/index.js';
+import { checkSchedule, scheduleEnvOf, type ScheduleEnv } from '../check/schedule/index.js';
 import { DEFAULT_BUDGET, ruleContext, rules, type RuleContext } from '../check/rules/index.js';
 import { ChunkedParser, type Chunk } from './chunks.js';
 import { kernelChecks } from './kernel-checks.js';
@@ -210,7 +210,8 @@ export class IncrementalAnalysis {
     const closure = new Set<number>();
     const stack: number[] = [];
     // the re-checked declarations, and those whose slow results must be computed again
-    const needs = (j: number): boolean => todo[j] || decls[j].rules.some((r, ri) => r === undefined && !rules[ri].global);
+    const needs = (j: number): boolean => todo[j] || decls[j].rules.some((r, ri) => r === undefined && !rules[ri].global)
+      || (decls[j].decl.kind === 'Schedule' && decls[j].schedule === undefined);
     decls.forEach((_, j) => { if (needs(j)) { closure.add(j); stack.push(j); } });
     while (stack.length) {
       const j = stack.pop()!;
@@ -257,7 +258,7 @@ export class IncrementalAnalysis {
         d.schedule = [];
         return;
       }
-      env ??= scheduleEnvFromFile(p.file);
+      env ??= scheduleEnvOf(el.model, resolution, undefined, ctx.scenarios);
       try {
         d.schedule = checkSchedule(s, env, { defaultTarget: options.gpuTarget });
       } catch (e) {
