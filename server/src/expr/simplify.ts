@@ -271,7 +271,7 @@ class Simplifier extends Reasoner {
       for (let j = 0; j < t.factors.length; j++) {
         const f = t.factors[j];
         if (f.kind !== 'floordiv') continue;
-        const a = asMono(polyOf(f.b));
+        const a = f.b.kind === 'int' ? (f.b.value > 0n ? mono(f.b.value, []) : null) : asMono(polyOf(f.b));
         if (!a) continue;
         const others = divideAtoms(
           t.factors.filter((_, k) => k !== j),
