@@ -59,3 +59,28 @@ test('property: sums with x % m and m*(x // m) (m constant) simplify to equal va
     { numRuns: 300, seed: 14 },
   );
 });
+
+test('D: c*(x // (c*d)) + (x % (c*d)) // d is x // d (constant and symbolic c, d), equal at random points', () => {
+  const [R, T, x] = [sym('R'), sym('T'), sym('x')];
+  const e = add(mul(R, floorDiv(x, mul(R, T))), floorDiv(mod(x, mul(R, T)), T));
+  assert.equal(simplify(e, none).key, floorDiv(x, T).key);
+  const N = sym('N');
+  fc.assert(
+    fc.property(
+      fc.record({ c: fc.integer({ min: 1, max: 5 }), d: fc.integer({ min: -4, max: 5 }).filter((v) => v !== 0), k: small, a: small, b: small, sd: fc.boolean() }),
+      fc.array(fc.tuple(fc.integer({ min: -20, max: 20 }), fc.integer({ min: -20, max: 20 }), fc.integer({ min: 1, max: 6 })), { minLength: 6, maxLength: 6 }),
+      ({ c, d, k, a, b, sd }, pts) => {
+        const D = sd ? mul(int(d), N) : int(d);
+        const xx = add(mul(int(a), i0), mul(int(b), i1), int(3));
+        const e2 = add(mul(int(k * c), floorDiv(xx, mul(int(c), D))), mul(int(k), floorDiv(mod(xx, mul(int(c), D)), D)), i1);
+        const r = simplify(e2, none);
+        assert.ok(countOps(r) <= countOps(e2));
+        for (const [v0, v1, n] of pts) {
+          const env = new Map([['i0', BigInt(v0)], ['i1', BigInt(v1)], ['N', BigInt(n)]]);
+          assert.equal(evaluate(r, env), evaluate(e2, env), `${printC(e2)} -> ${printC(r)}`);
+        }
+      },
+    ),
+    { numRuns: 300, seed: 15 },
+  );
+});
