@@ -347,7 +347,7 @@ function combine(parse: Diagnostic[], names: Diagnostic[], decls: readonly DeclS
 /** The names a declaration declares and uses, and whether it holds a GenP call. */
 /** The names a declaration declares, every name it uses, and whether it contains a `GenP(...)` call. */
 export function names(d: ast.Decl): { defines: string[]; uses: Set<string>; genp: boolean } {
-  const defines: string[] = d.kind === 'Param' ? d.items.map((it) => it.name.name) : [d.name.name];
+  const defines: string[] = d.kind === 'Param' ? d.items.map((it) => it.name.name) : d.kind === 'Assume' ? [] : [d.name.name];
   const uses = new Set<string>();
   let genp = false;
   const stack: unknown[] = [d];
