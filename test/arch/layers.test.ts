@@ -14,7 +14,7 @@ const layers: Record<string, { dir: string; mayImport: string[]; packages: RegEx
   f2: { dir: 'server/src/f2', mayImport: ['expr'], packages: /^node:/ },
   grammar: { dir: 'grammar/src', mayImport: [], packages: /^(node:|chevrotain$)/ },
   check: { dir: 'server/src/check', mayImport: ['expr', 'algebra', 'f2', 'grammar'], packages: /^node:/ },
-  codegen: { dir: 'server/src/codegen', mayImport: ['expr', 'algebra', 'f2', 'grammar', 'check'], packages: /^(node:|mustache$)/ },
+  codegen: { dir: 'server/src/codegen', mayImport: ['expr', 'algebra', 'f2', 'grammar', 'check'], packages: /^node:/ },
   service: { dir: 'server/src/service', mayImport: ['expr', 'algebra', 'f2', 'grammar', 'check', 'codegen'], packages: /^node:/ },
   lsp: { dir: 'server/src/lsp', mayImport: ['expr', 'algebra', 'f2', 'grammar', 'check', 'codegen', 'service', 'lsp-protocol'], packages: /^(node:|vscode-languageserver)/ },
   cli: { dir: 'server/src/cli', mayImport: ['expr', 'algebra', 'f2', 'grammar', 'check', 'codegen', 'service'], packages: /^(node:|commander$)/ },
