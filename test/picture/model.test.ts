@@ -144,7 +144,7 @@ test('toSvg: a standalone document, escaped text, no style attributes', () => {
   assert.ok(svg.includes('<title>A&lt;&amp;&gt; (logical order)</title>'));
   assert.equal((svg.match(/<rect [^>]*data-i=/g) ?? []).length, 4);
   assert.ok(!/ style=/.test(svg));
-  assert.ok(svg.includes('<title>logical (i, j) = (1, 1)\nphysical 3\ni * 2 + j = 3\ntile 0</title>'));
+  assert.ok(svg.includes('<title>logical (i, j) = (1, 1)\nphysical 3\ni * 2 + j = 3</title>'));
   assert.ok(!toSvg(buildModel(p, initialView), p, { cellTitles: false }).includes('physical 3'));
 });
 
@@ -230,7 +230,7 @@ test('a broken GenP: collisions marked in logical order, stacked and missing cel
   assert.deepEqual(ph.cells.map((c) => `${c.row},${c.col}:${c.label}:${c.problem ?? ''}`), [
     '0,0:0,0:', '0,1:0,1+1:collision', '0,2:0,2+2:collision', '1,0:1,2+1:collision', '1,1:2,2:', '1,2:-:missing', '2,0:-:missing', '2,1:-:missing', '2,2:-:missing',
   ]);
-  assert.equal(describeCell(p, p.cells[1]), 'logical (i, j) = (0, 1)\nphysical 1\ni + j = 1\ntile 0\ncollision: (1, 0) maps here too');
+  assert.equal(describeCell(p, p.cells[1]), 'logical (i, j) = (0, 1)\nphysical 1\ni + j = 1\ncollision: (1, 0) maps here too');
   assert.equal(describe(p, ph, ph.cells[5]), 'position 5: no cell maps here');
   assert.equal(checkPicture({ ...p, collisions: [1, -2] }) && (ok({ ...p, collisions: [1, -2] }).collisions), undefined);
 });

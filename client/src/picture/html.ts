@@ -32,6 +32,7 @@ export function pictureHtml(o: PictureHtmlOptions): string {
 <meta name="viewport" content="width=device-width, initial-scale=1.0">
 <title>Layout picture</title>
 <style nonce="${o.nonce}">
+  [hidden] { display: none !important; }
   body { font-family: var(--vscode-font-family); color: var(--vscode-foreground); background: var(--vscode-editor-background); padding: 8px 12px; }
   h1 { font-size: 1.2em; margin: 4px 0; font-family: var(--vscode-editor-font-family); }
   .bar { display: flex; gap: 6px; flex-wrap: wrap; margin: 6px 0; }

@@ -25,34 +25,38 @@ function setStatus(text: string) {
   $('status').hidden = text === '';
 }
 
-/** One input per param (a select where it declares tuning candidates), "Draw" and "Declared values". */
+/** One input per param (its tuning candidates as suggestions), "Draw" and "Declared values". */
 function renderParams(p: LayoutPicture) {
   const box = $('params');
   const params = p.params ?? [];
   box.hidden = params.length === 0;
   box.replaceChildren();
   if (!params.length) return;
-  const inputs: { name: string; el: HTMLInputElement | HTMLSelectElement }[] = [];
+  const inputs: { name: string; el: HTMLInputElement }[] = [];
   for (const q of params) {
     const label = document.createElement('label');
     label.textContent = q.name;
-    let el: HTMLInputElement | HTMLSelectElement;
+    const el = document.createElement('input');
+    el.type = 'number';
+    el.step = '1';
     if (q.choices?.length) {
-      el = document.createElement('select');
-      for (const c of [...new Set([...q.choices, q.value, q.declared])].sort((a, b) => a - b)) {
+      // the tuning candidates as suggestions; any integer may be typed (small sizes for the picture)
+      const list = document.createElement('datalist');
+      list.id = `choices-${q.name}`;
+      for (const c of q.choices) {
         const o = document.createElement('option');
         o.value = String(c);
-        o.textContent = String(c);
-        el.append(o);
+        list.append(o);
       }
-    } else {
-      el = document.createElement('input');
-      el.type = 'number';
-      el.step = '1';
+      box.append(list);
+      el.setAttribute('list', list.id);
     }
     el.value = String(q.value);
     el.id = `param-${q.name}`;
     el.title = `declared: ${q.declared}`;
+    el.addEventListener('keydown', (e) => {
+      if (e.key === 'Enter') draw.click();
+    });
     label.append(el);
     box.append(label);
     inputs.push({ name: q.name, el });

@@ -530,7 +530,7 @@ export function describe(p: LayoutPicture, m: DrawModel, d: DrawCell, view: View
     return lines.join('\n');
   }
   if (d.index < 0) return `position ${d.key}: no cell maps here`;
-  return describeCell(p, p.cells[d.index], view, m.mode === 'physical' && d.problem === 'collision');
+  return describeCell(p, p.cells[d.index], view);
 }
 
 /** The hover text of a cell (see `describe`). `others`: list the other cells at the same position. */
@@ -544,7 +544,8 @@ export function describeCell(p: LayoutPicture, cell: PictureCell, view: ViewStat
   const by = colorOf(p, view);
   if (by === 'tile' || (by === 'order' && !isTiled(p))) {
     if (isTiled(p)) lines.push(`tile ${colorKey(p, cell, view)}`);
-    else if (!p.levels) lines.push(`${p.groupKind ?? 'tile'} ${cell.group}`);
+    // an unlevelled payload (an older server) says its group; a plain untiled layout has none worth a line
+    else if (!p.levels && ((p.groupKind ?? 'tile') !== 'tile' || cell.group !== 0)) lines.push(`${p.groupKind ?? 'tile'} ${cell.group}`);
   } else if (by === 'level') lines.push(`level ${levelOf(p, view)} tile ${colorKey(p, cell, view)}`);
   else if (by === 'thread') lines.push(`thread ${colorKey(p, cell, view)}`);
   else if (by === 'bank') lines.push(`bank ${colorKey(p, cell, view)}`);

@@ -59,8 +59,7 @@ export function toSvg(m: DrawModel, p: LayoutPicture, opts: SvgOptions = {}): st
     const y = y0 + (c.row - m.row0) * h;
     const stroke = c.problem === 'missing' ? ' stroke="#c0392b" stroke-width="1.5" stroke-dasharray="3 2"'
       : c.problem ? ' stroke="#c0392b" stroke-width="2"' : ' stroke="#ffffff" stroke-width="1"';
-    const inset = c.problem ? 1 : 0;
-    out.push(`<rect x="${x + inset}" y="${y + inset}" width="${w - 2 * inset}" height="${h - 2 * inset}" fill="${c.color}"${stroke} data-i="${k}">${titles ? `<title>${escapeXml(describe(p, m, c, view))}</title>` : ''}</rect>`);
+    out.push(`<rect x="${x}" y="${y}" width="${w}" height="${h}" fill="${c.color}"${stroke} data-i="${k}">${titles ? `<title>${escapeXml(describe(p, m, c, view))}</title>` : ''}</rect>`);
     if (m.labels) {
       out.push(`<text x="${x + w / 2}" y="${y + h / 2 + 4}" text-anchor="middle" fill="#1a1a1a" pointer-events="none">${escapeXml(c.label)}</text>`);
     }

@@ -122,8 +122,8 @@ export function layoutPicture(name: string, L: A.Layout, model: Model, vars: str
         if (seen[x] < 2) seen[x]++;
       }
       if (!summarise && f < MAX_CELLS) {
-        let group = 0;
-        for (let k = 0; k < rank - innerRank; k++) group = group * dims[k] + idx[k];
+        let group = 0; // the tile (every level but the last); 0 for an untiled layout
+        if (levels) for (let k = 0; k < rank - innerRank; k++) group = group * dims[k] + idx[k];
         cells.push({ logical: [...idx], physical: x, group });
       }
       if (summarise) {
