@@ -13,7 +13,7 @@ const layers: Record<string, { dir: string; mayImport: string[]; packages: RegEx
   algebra: { dir: 'server/src/algebra', mayImport: ['expr'], packages: /^node:/ },
   grammar: { dir: 'grammar/src', mayImport: [], packages: /^(node:|chevrotain$)/ },
   check: { dir: 'server/src/check', mayImport: ['expr', 'algebra', 'grammar'], packages: /^node:/ },
-  codegen: { dir: 'server/src/codegen', mayImport: ['expr', 'algebra', 'grammar', 'check'], packages: /^(node:|mustache$)/ },
+  codegen: { dir: 'server/src/codegen', mayImport: ['expr', 'algebra', 'grammar', 'check'], packages: /^node:/ },
   // the picture's drawing (grid, colours, SVG, text): pure, shared by the service, the CLI and the client
   picture: { dir: 'server/src/picture', mayImport: ['lsp-protocol'], packages: /^$/ },
   service: { dir: 'server/src/service', mayImport: ['expr', 'algebra', 'grammar', 'check', 'codegen', 'picture', 'lsp-protocol'], packages: /^node:/ },
