@@ -13,6 +13,7 @@ import type { Definition, Resolution } from '../../../grammar/src/resolve.js';
 import * as A from '../algebra/index.js';
 import * as X from '../expr/index.js';
 import { callValue, indexValue, methodValue, oversize } from './elaborate-calls.js';
+import { elaborateAssume, elaborateWhere } from './assume.js';
 import { BAD, describe, layoutOfVal, type KernelModel, type LayoutModel, type LetModel, type Model, type ParamModel, type PermModel, type Query, type Val } from './elaborate-model.js';
 
 export * from './elaborate-model.js';
@@ -104,16 +105,21 @@ export class Elaborator {
           }
         }
         this.model.layouts.set(m.name, m);
+        if (d.where) elaborateWhere(this, d.where, { layout: m.name });
         break;
       }
+      case 'Assume':
+        elaborateAssume(this, d);
+        break;
       case 'Kernel': {
         const m: KernelModel = { name: d.name.name, decl: d, bindings: [] };
+        if (d.where) elaborateWhere(this, d.where, { kernel: d });
         for (const b of d.bindings) m.bindings.push({ binding: b, names: b.names.map((n) => n.name), value: this.ev(b.value) });
         this.model.kernels.set(m.name, m);
         break;
       }
       case 'Schedule':
-        break; // schedules are checked by check/schedule.ts
+        break; // schedules are checked by check/schedule/
     }
   }
 
@@ -264,12 +270,12 @@ export class Elaborator {
       case '+': return { k: 'int', e: X.add(a, b) };
       case '-': return { k: 'int', e: X.sub(a, b) };
       case '*': return { k: 'int', e: X.mul(a, b) };
-      case '/': case '%': {
+      case '/': case '//': case '%': {
         if (this.isZeroHere(b)) {
           this.report('elab/eval-error', e.right.range, `division by zero: this evaluates to 0 at the param values`);
           return BAD;
         }
-        return { k: 'int', e: e.op === '/' ? X.floorDiv(a, b) : X.mod(a, b) };
+        return { k: 'int', e: e.op !== '%' ? X.floorDiv(a, b) : X.mod(a, b) };
       }
       case 'and': return { k: 'int', e: X.and(a, b) };
       case 'or': return { k: 'int', e: X.or(a, b) };

@@ -44,7 +44,7 @@ function docModels(doc: LayoutDocument): DocModels {
     const index = new Map<ast.Decl, number>();
     doc.file.decls.forEach((d, j) => {
       index.set(d, j);
-      const defines = d.kind === 'Param' ? d.items.map((it) => it.name.name) : [d.name.name];
+      const defines = d.kind === 'Param' ? d.items.map((it) => it.name.name) : d.kind === 'Assume' ? [] : [d.name.name];
       for (const n of defines) {
         let l = definers.get(n);
         if (!l) definers.set(n, (l = []));

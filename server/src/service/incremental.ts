@@ -13,7 +13,7 @@
 //   name there is what the whole-file elaboration knows.
 // - Rules see the whole file for lookups and check one declaration at a time (RuleContext.decls);
 //   `global` rules (unused) run on the whole file every time. Schedule blocks are checked
-//   (check/schedule.ts) against the whole file's params and lets, one block at a time.
+//   (check/schedule/) against the whole file's params and lets, one block at a time.
 // - Results are combined in the whole-file order (parse, names, elaboration, then rule by rule,
 //   declaration by declaration, then schedules) and sorted by position the same stable way.
 // Anything unusual (a rule or the elaborator failing, more syntax errors than the parser
@@ -23,7 +23,7 @@ import type { Diagnostic } from '../../../grammar/src/diagnostic.js';
 import { resolve } from '../../../grammar/src/resolve.js';
 import { analyze } from '../check/index.js';
 import { Elaborator } from '../check/elaborate.js';
-import { checkSchedule, scheduleEnvFromFile, type ScheduleEnv } from '../check/schedule.js';
+import { checkSchedule, scheduleEnvFromFile, type ScheduleEnv } from '../check/schedule/index.js';
 import { DEFAULT_BUDGET, FileIndex, Values, ruleContext, rules, type RuleContext } from '../check/rules/index.js';
 import { ChunkedParser, type Chunk } from './chunks.js';
 import { KernelChecker, kernelChecks, type KernelResult } from './kernel-checks.js';
@@ -80,7 +80,7 @@ interface DeclState {
   elab?: Diagnostic[];
   /** per rule (index into `rules`); global rules keep nothing here */
   rules: (Diagnostic[] | undefined)[];
-  /** the schedule checks (check/schedule.ts) of a schedule block; [] for other declarations */
+  /** the schedule checks (check/schedule/) of a schedule block; [] for other declarations */
   schedule?: Diagnostic[];
   /** the template checks of a kernel block (service/kernel-checks.ts) */
   kernel?: KernelResult;
@@ -347,7 +347,7 @@ function combine(parse: Diagnostic[], names: Diagnostic[], decls: readonly DeclS
 /** The names a declaration declares and uses, and whether it holds a GenP call. */
 /** The names a declaration declares, every name it uses, and whether it contains a `GenP(...)` call. */
 export function names(d: ast.Decl): { defines: string[]; uses: Set<string>; genp: boolean } {
-  const defines: string[] = d.kind === 'Param' ? d.items.map((it) => it.name.name) : [d.name.name];
+  const defines: string[] = d.kind === 'Param' ? d.items.map((it) => it.name.name) : d.kind === 'Assume' ? [] : [d.name.name];
   const uses = new Set<string>();
   let genp = false;
   const stack: unknown[] = [d];
