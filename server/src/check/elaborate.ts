@@ -13,6 +13,7 @@ import type { Definition, Resolution } from '../../../grammar/src/resolve.js';
 import * as A from '../algebra/index.js';
 import * as X from '../expr/index.js';
 import { callValue, indexValue, methodValue, oversize } from './elaborate-calls.js';
+import { elaborateAssume, elaborateWhere } from './assume.js';
 import { BAD, describe, emptyModel, layoutOfVal, type DivisionRole, type KernelModel, type Origin, type LayoutModel, type LetModel, type Model, type ParamModel, type PermModel, type Query, type Val } from './elaborate-model.js';
 
 export * from './elaborate-model.js';
@@ -68,7 +69,7 @@ export class Elaborator {
   decl(d: ast.Decl): void {
     this.current = d;
     this.role = d.kind === 'Perm' ? 'perm' : d.kind === 'Kernel' || d.kind === 'Schedule' ? 'other' : 'size';
-    const first = d.kind === 'Param' || this.isFirst(d.name.name);
+    const first = d.kind === 'Param' || d.kind === 'Assume' || this.isFirst(d.name.name);
     switch (d.kind) {
       case 'Param':
         for (const item of d.items) this.param(item, d.isConst);
@@ -114,10 +115,15 @@ export class Elaborator {
           }
         }
         if (first) this.model.layouts.set(m.name, m);
+        if (d.where) elaborateWhere(this, d.where, { layout: m.name });
         break;
       }
+      case 'Assume':
+        elaborateAssume(this, d);
+        break;
       case 'Kernel': {
         const m: KernelModel = { name: d.name.name, decl: d, bindings: [] };
+        if (d.where) elaborateWhere(this, d.where, { kernel: d });
         for (const b of d.bindings) m.bindings.push({ binding: b, names: b.names.map((n) => n.name), value: this.ev(b.value) });
         if (first) this.model.kernels.set(m.name, m);
         break;

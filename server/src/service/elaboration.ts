@@ -45,7 +45,7 @@ function docModels(doc: LayoutDocument): DocModels {
     const index = new Map<ast.Decl, number>();
     doc.file.decls.forEach((d, j) => {
       index.set(d, j);
-      const defines = d.kind === 'Param' ? d.items.map((it) => it.name.name) : [d.name.name];
+      const defines = d.kind === 'Param' ? d.items.map((it) => it.name.name) : d.kind === 'Assume' ? [] : [d.name.name];
       for (const n of defines) {
         let l = definers.get(n);
         if (!l) definers.set(n, (l = []));
@@ -69,10 +69,18 @@ export function modelOfDecl(doc: LayoutDocument, decl: ast.Decl): DeclModel {
   return r;
 }
 
-function elaborateClosure(doc: LayoutDocument, m: DocModels, decl: ast.Decl): DeclModel {
+/**
+ * The model of `decl` with some params set to other values than the declared ones (the picture drawn at
+ * small sizes). Not kept: every call elaborates again.
+ */
+export function modelWithOverrides(doc: LayoutDocument, decl: ast.Decl, overrides: ReadonlyMap<string, bigint>): DeclModel {
+  return elaborateClosure(doc, docModels(doc), decl, overrides);
+}
+
+function elaborateClosure(doc: LayoutDocument, m: DocModels, decl: ast.Decl, overrides?: ReadonlyMap<string, bigint>): DeclModel {
   const decls = doc.file.decls;
   const start = m.index.get(decl);
-  const el = new Elaborator(doc.symbols.resolution, {});
+  const el = new Elaborator(doc.symbols.resolution, overrides ? { overrides } : {});
   if (start === undefined) return { model: el.model, diagnostics: [] };
   const closure = new Set<number>([start]);
   const stack = [start];
