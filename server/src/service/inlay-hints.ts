@@ -1,11 +1,11 @@
 // Inlay hints: after each query in a kernel binding (`A[pid_m, k, :, :]`, `Pid.inv(pid)`,
-// `L.apply(i, j)`), its expression as `layout expr` prints it for the kernel's target (C for
-// cuda, Triton otherwise; lets by name), cut to the configured length; the tooltip has the
-// whole text and op count.
+// `L.apply(i, j)`), its expression as `layout expr` prints it in the kernel's language (the one
+// the hover uses: C for cuda, Triton for triton; lets by name), cut to the configured length; the
+// tooltip has the whole text and op count.
 import type * as ast from '../../../grammar/src/ast.js';
 import { children } from '../../../grammar/src/ast.js';
 import type { LayoutDocument } from './document.js';
-import { queryTexts } from './layout-info.js';
+import { kernelLanguage, queryTexts } from './layout-info.js';
 import type { Settings } from './settings.js';
 
 export interface InlayHintData {
@@ -19,7 +19,7 @@ export function inlayHints(doc: LayoutDocument, range: ast.Range, settings: Sett
   const out: InlayHintData[] = [];
   for (const d of doc.file.decls) {
     if (d.kind !== 'Kernel' || d.range.end < range.start || d.range.start > range.end) continue;
-    const lang = d.target?.value === 'cuda' ? 'c' : 'triton';
+    const lang = kernelLanguage(d) ?? settings.hover.language;
     for (const b of d.bindings) {
       for (const q of queriesIn(b.value)) {
         if (q.range.end < range.start || q.range.end > range.end) continue;
