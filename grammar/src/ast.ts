@@ -65,8 +65,9 @@ export interface Unary extends Node {
   operand: Expr;
 }
 
+/** `/` is LEGO's exact size division (reported where it leaves a remainder); `//` an intended floor division. Both floor. */
 export type BinaryOp =
-  | '+' | '-' | '*' | '/' | '%'
+  | '+' | '-' | '*' | '/' | '//' | '%'
   | '<' | '<=' | '>' | '>=' | '==' | '!='
   | 'and' | 'or';
 export interface Binary extends Node {

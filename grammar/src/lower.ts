@@ -371,7 +371,7 @@ const UNARY_PREC = 7;
 const COMPARISON = 4;
 const opText: Record<string, ast.BinaryOp> = {
   Or: 'or', And: 'and', Lt: '<', Le: '<=', Gt: '>', Ge: '>=', EqEq: '==', NotEq: '!=',
-  Plus: '+', Minus: '-', Star: '*', Slash: '/', SlashSlash: '/', Percent: '%',
+  Plus: '+', Minus: '-', Star: '*', Slash: '/', SlashSlash: '//', Percent: '%',
 };
 
 /**

@@ -13,7 +13,7 @@ const layers: Record<string, { dir: string; mayImport: string[]; packages: RegEx
   algebra: { dir: 'server/src/algebra', mayImport: ['expr'], packages: /^node:/ },
   grammar: { dir: 'grammar/src', mayImport: [], packages: /^(node:|chevrotain$)/ },
   check: { dir: 'server/src/check', mayImport: ['expr', 'algebra', 'grammar'], packages: /^node:/ },
-  codegen: { dir: 'server/src/codegen', mayImport: ['expr', 'algebra', 'grammar', 'check'], packages: /^(node:|mustache$)/ },
+  codegen: { dir: 'server/src/codegen', mayImport: ['expr', 'algebra', 'grammar', 'check'], packages: /^node:/ },
   service: { dir: 'server/src/service', mayImport: ['expr', 'algebra', 'grammar', 'check', 'codegen'], packages: /^node:/ },
   lsp: { dir: 'server/src/lsp', mayImport: ['expr', 'algebra', 'grammar', 'check', 'codegen', 'service', 'lsp-protocol'], packages: /^(node:|vscode-languageserver)/ },
   cli: { dir: 'server/src/cli', mayImport: ['expr', 'algebra', 'grammar', 'check', 'codegen', 'service'], packages: /^(node:|commander$)/ },

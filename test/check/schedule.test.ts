@@ -1,4 +1,4 @@
-// Schedule checks (server/src/check/schedule.ts): exact codes, messages and the source each one points at.
+// Schedule checks (server/src/check/schedule/): exact codes, messages and the source each one points at.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { parse } from '../../grammar/src/index.js';
@@ -7,7 +7,7 @@ import type { Diagnostic } from '../../grammar/src/diagnostic.js';
 import {
   analyzeSchedule, checkSchedule, copyMapping, describeStep, resolveSchedule, envLookup, scheduleEnvFromFile, tunableParamsOf,
   type ScheduleSpec,
-} from '../../server/src/check/schedule.js';
+} from '../../server/src/check/schedule/index.js';
 import { TARGETS, formatBytes } from '../../server/src/check/targets.js';
 
 const HEADER = `param M = 4096, N = 4096, K = 4096

@@ -119,7 +119,7 @@ export class Elaborator {
         break;
       }
       case 'Schedule':
-        break; // schedules are checked by check/schedule.ts
+        break; // schedules are checked by check/schedule/
     }
   }
 
@@ -270,12 +270,12 @@ export class Elaborator {
       case '+': return { k: 'int', e: X.add(a, b) };
       case '-': return { k: 'int', e: X.sub(a, b) };
       case '*': return { k: 'int', e: X.mul(a, b) };
-      case '/': case '%': {
+      case '/': case '//': case '%': {
         if (this.isZeroHere(b)) {
           this.report('elab/eval-error', e.right.range, `division by zero: this evaluates to 0 at the param values`);
           return BAD;
         }
-        return { k: 'int', e: e.op === '/' ? X.floorDiv(a, b) : X.mod(a, b) };
+        return { k: 'int', e: e.op !== '%' ? X.floorDiv(a, b) : X.mod(a, b) };
       }
       case 'and': return { k: 'int', e: X.and(a, b) };
       case 'or': return { k: 'int', e: X.or(a, b) };

@@ -6,7 +6,7 @@
 import { parse, resolve, type LineIndex, type Resolution, type ast, type Diagnostic } from '../../../grammar/src/index.js';
 import { runRules, type RuleOptions } from './rules/index.js';
 import { elaborate, type ElaborateOptions, type Model } from './elaborate.js';
-import { checkSchedule, scheduleEnvFromFile } from './schedule.js';
+import { checkSchedule, scheduleEnvFromFile } from './schedule/index.js';
 
 /** Options of `analyze`; each stage reads the ones it knows. */
 export interface AnalyzeOptions extends RuleOptions, ElaborateOptions {

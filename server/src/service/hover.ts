@@ -6,7 +6,7 @@
 // - built-in constructors, methods and functions: signature and meaning;
 // - schedule primitives: `describeStep` (what it does, its figures, the transform ops).
 import type * as ast from '../../../grammar/src/ast.js';
-import { describeStep, lookupPayloadOp } from '../check/schedule.js';
+import { describeStep, lookupPayloadOp } from '../check/schedule/index.js';
 import { TARGETS as GPU_TARGETS } from '../check/targets.js';
 import type { LayoutDocument } from './document.js';
 import { nodePath } from './document.js';

@@ -1,5 +1,5 @@
-// Values of params and lets at the params' values (through check/schedule.ts's evaluator), cached per snapshot.
-import { envLookup, scheduleEnvFromFile, type ScheduleEnv } from '../check/schedule.js';
+// Values of params and lets at the params' values (through check/schedule/'s evaluator), cached per snapshot.
+import { envLookup, scheduleEnvFromFile, type ScheduleEnv } from '../check/schedule/index.js';
 import type { LayoutDocument } from './document.js';
 
 const envCache = new WeakMap<LayoutDocument, ScheduleEnv | null>();

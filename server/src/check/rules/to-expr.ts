@@ -52,7 +52,7 @@ export function toExpr(e: ast.Expr, ctx: ToExprContext, depth = 0): x.Expr {
         case '+': return x.add(a, b);
         case '-': return x.sub(a, b);
         case '*': return x.mul(a, b);
-        case '/': return x.floorDiv(a, b);
+        case '/': case '//': return x.floorDiv(a, b);
         case '%': return x.mod(a, b);
         case 'and': return x.and(a, b);
         case 'or': return x.or(a, b);

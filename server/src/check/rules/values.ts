@@ -191,7 +191,7 @@ export class Values {
 
   /** Is `b` written `//` (an intended floor division) rather than `/`? */
   isFloorOp(b: ast.Binary): boolean {
-    return this.text.slice(b.opRange.start, b.opRange.end) === '//';
+    return b.op === '//';
   }
 
   /**
@@ -323,7 +323,7 @@ export class Values {
           case '+': return a + b;
           case '-': return a - b;
           case '*': return a * b;
-          case '/': return floorDiv(a, b);
+          case '/': case '//': return floorDiv(a, b);
           case '%': return a - b * floorDiv(a, b);
           case '<': return a < b ? 1n : 0n;
           case '<=': return a <= b ? 1n : 0n;

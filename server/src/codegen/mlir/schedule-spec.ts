@@ -1,6 +1,6 @@
 // The plain-data schedule the MLIR emitter works from, and its construction from a `schedule` block.
 //
-// `ScheduleSpec` itself is defined by the check layer (server/src/check/schedule.ts), which owns the
+// `ScheduleSpec` itself is defined by the check layer (server/src/check/schedule/), which owns the
 // meaning of each primitive and checks the schedule; this module re-exports it for codegen users and
 // adds `fromAst`, which evaluates a block's sizes with given param values.
 import type { ScheduleDecl } from '../../../../grammar/src/ast.js';
@@ -8,9 +8,9 @@ import type { Diagnostic } from '../../../../grammar/src/diagnostic.js';
 import {
   analyzeSchedule, envLookup, resolveSchedule,
   type ElementType, type NameLookup, type ScheduleEnv, type ScheduleSpec,
-} from '../../check/schedule.js';
+} from '../../check/schedule/index.js';
 
-export type { ElementType, ScheduleSpec, ScheduleStepSpec, Primitive } from '../../check/schedule.js';
+export type { ElementType, ScheduleSpec, ScheduleStepSpec, Primitive } from '../../check/schedule/index.js';
 
 export interface FromAstOptions {
   /** source file named in generated headers */
