@@ -6,7 +6,8 @@
 // - built-in constructors, methods and functions: signature and meaning;
 // - schedule primitives: `describeStep` (what it does, its figures, the transform ops).
 import type * as ast from '../../../grammar/src/ast.js';
-import { describeStep, lookupPayloadOp } from '../check/schedule/index.js';
+import { lookupPayloadOp } from '../check/schedule/index.js';
+import { describeStep } from './schedule-hover.js';
 import { TARGETS as GPU_TARGETS } from '../check/targets.js';
 import type { LayoutDocument } from './document.js';
 import { nodePath } from './document.js';
