@@ -1,4 +1,5 @@
-// Runs every bench/*.ts (not bench/gpu) in turn; each prints its numbers and writes bench/results/.
+// Runs every bench/*.ts (not bench/gpu, not bench/support) in turn; each prints its numbers and writes
+// bench/results/ (lsp-vs-mlir.ts: the latency table against mlir-lsp-server-22, about 2-3 minutes).
 import { readdirSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 const only = process.argv[2];

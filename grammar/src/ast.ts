@@ -65,8 +65,9 @@ export interface Unary extends Node {
   operand: Expr;
 }
 
+/** `/` is LEGO's exact size division (reported where it leaves a remainder); `//` an intended floor division. Both floor. */
 export type BinaryOp =
-  | '+' | '-' | '*' | '/' | '%'
+  | '+' | '-' | '*' | '/' | '//' | '%'
   | '<' | '<=' | '>' | '>=' | '==' | '!='
   | 'and' | 'or';
 export interface Binary extends Node {
@@ -142,7 +143,18 @@ export interface ErrorExpr extends Node {
 
 // --------------------------------------------------------------- declarations
 
-export type Decl = ParamDecl | LetDecl | LayoutDecl | PermDecl | KernelDecl | ScheduleDecl;
+export type Decl = ParamDecl | LetDecl | LayoutDecl | PermDecl | KernelDecl | ScheduleDecl | AssumeDecl;
+
+/** `assume tid < T * T, N % 64 == 0`: facts (conditions) the simplifier may use in every query of the file */
+export interface AssumeDecl extends Node {
+  kind: 'Assume';
+  facts: Expr[];
+}
+/** `where FACT, ...` on a layout (its queries) or a kernel header (the kernel's queries) */
+export interface WhereClause extends Node {
+  kind: 'Where';
+  facts: Expr[];
+}
 
 export interface File extends Node {
   kind: 'File';
@@ -183,6 +195,8 @@ export interface LayoutDecl extends Node {
   kind: 'Layout';
   name: Ident;
   value: Expr;
+  /** `where FACT, ...` */
+  where?: WhereClause;
 }
 
 /**
@@ -215,6 +229,8 @@ export interface KernelDecl extends Node {
   target?: { value: string; range: Range };
   /** `template "path"` (a file, relative to the .layout file) or `builtin NAME` */
   template?: { kind: 'file'; path: StringLit } | { kind: 'builtin'; name: Ident };
+  /** `where FACT, ...` in the header */
+  where?: WhereClause;
   bindings: Binding[];
   /** `{` to `}` inclusive */
   bodyRange: Range;
@@ -254,10 +270,12 @@ export function children(n: AnyNode): AnyNode[] {
     case 'File': return n.decls;
     case 'Param': return n.items;
     case 'ParamItem': return n.candidates ? [n.name, n.value, n.candidates] : [n.name, n.value];
-    case 'Let': case 'Layout': return [n.name, n.value];
+    case 'Let': return [n.name, n.value];
+    case 'Layout': return n.where ? [n.name, n.value, n.where] : [n.name, n.value];
+    case 'Assume': case 'Where': return n.facts;
     case 'Perm': return [n.name, ...n.params, ...n.indices, n.body, ...(n.inverse ? [n.inverse] : [])];
     case 'PermInverse': return [n.arg, ...n.results];
-    case 'Kernel': return [n.name, ...(n.template?.kind === 'file' ? [n.template.path] : n.template ? [n.template.name] : []), ...n.bindings];
+    case 'Kernel': return [n.name, ...(n.template?.kind === 'file' ? [n.template.path] : n.template ? [n.template.name] : []), ...(n.where ? [n.where] : []), ...n.bindings];
     case 'Binding': return [...n.names, n.value];
     case 'Schedule': return [n.name, ...(n.op?.args ?? []), ...(n.gpu ? [n.gpu] : []), ...n.steps];
     case 'Step': return [...(n.result ? [n.result] : []), n.primitive, ...n.args];
@@ -275,4 +293,4 @@ export function children(n: AnyNode): AnyNode[] {
 }
 
 export type AnyNode =
-  | File | Decl | ParamItem | PermInverse | Binding | ScheduleStep | Expr | Slice | Ident | Comment;
+  | File | Decl | ParamItem | PermInverse | Binding | ScheduleStep | Expr | Slice | Ident | Comment | WhereClause;

@@ -16,9 +16,15 @@ export class Lowering {
 
   declaration(cst: CstNode): ast.Decl | undefined {
     const c = cst.children as Children;
-    const inner = (c.paramDecl ?? c.letDecl ?? c.layoutDecl ?? c.permDecl)?.[0] as CstNode | undefined;
+    const inner = (c.paramDecl ?? c.letDecl ?? c.layoutDecl ?? c.permDecl ?? c.assumeDecl)?.[0] as CstNode | undefined;
     if (!inner) return undefined;
     switch (inner.name) {
+      case 'assumeDecl': {
+        const kw = tok((inner.children as Children).Assume)!;
+        const facts = this.facts(node((inner.children as Children).factList), endOf(kw)!);
+        const end = Math.max(endOf(kw)!, ...facts.map((f) => f.range.end));
+        return { kind: 'Assume', range: span(inner, kw.startOffset, end), facts };
+      }
       case 'paramDecl': return this.param(inner);
       case 'letDecl': return this.named(inner, 'Let');
       case 'layoutDecl': return this.named(inner, 'Layout');
@@ -58,7 +64,33 @@ export class Lowering {
     const name = ident(nameTok);
     const value = this.expr(node(c.expression), endOf(tok(c.Eq)) ?? name.range.end);
     const start = startOf(tok(c.Let) ?? tok(c.Layout) ?? tok(c.LayoutKw))!;
-    return { kind, range: span(cst, start, Math.max(value.range.end, name.range.end)), name, value } as ast.LetDecl | ast.LayoutDecl;
+    const where = this.where(node(c.whereClause));
+    const end = Math.max(value.range.end, name.range.end, where?.range.end ?? 0);
+    return { kind, range: span(cst, start, end), name, value, ...(where ? { where } : {}) } as ast.LetDecl | ast.LayoutDecl;
+  }
+
+  /** the facts of `assume`/`where`: comma-separated expressions */
+  private facts(cst: CstNode | undefined, at: number): ast.Expr[] {
+    if (!cst) return [errorAt(at)];
+    const c = cst.children as Children;
+    const out: ast.Expr[] = [];
+    let after = at;
+    const commas = toks(c.Comma);
+    const exprs = nodes(c.expression);
+    for (let k = 0; k < Math.max(exprs.length, commas.length + 1); k++) {
+      const e = this.expr(exprs[k], after);
+      out.push(e);
+      after = endOf(commas[k]) ?? e.range.end;
+    }
+    return out;
+  }
+
+  private where(cst: CstNode | undefined): ast.WhereClause | undefined {
+    if (!cst) return undefined;
+    const kw = tok((cst.children as Children).Where);
+    if (!kw) return undefined;
+    const facts = this.facts(node((cst.children as Children).factList), endOf(kw)!);
+    return { kind: 'Where', range: { start: kw.startOffset, end: Math.max(endOf(kw)!, ...facts.map((f) => f.range.end)) }, facts };
   }
 
   private perm(cst: CstNode): ast.PermDecl | undefined {
@@ -112,12 +144,14 @@ export class Lowering {
     const builtin = tok(c.builtin);
     if (path && tok(c.Template)) template = { kind: 'file', path: this.string(path) };
     else if (builtin && tok(c.Builtin)) template = { kind: 'builtin', name: ident(builtin) };
+    const where = this.where(node(c.whereClause));
     return {
       kind: 'Kernel',
       range: rangeOf(cst, nameTok.startOffset),
       name: ident(nameTok),
       ...(target ? { target } : {}),
       ...(template ? { template } : {}),
+      ...(where ? { where } : {}),
     };
   }
 
@@ -337,7 +371,7 @@ const UNARY_PREC = 7;
 const COMPARISON = 4;
 const opText: Record<string, ast.BinaryOp> = {
   Or: 'or', And: 'and', Lt: '<', Le: '<=', Gt: '>', Ge: '>=', EqEq: '==', NotEq: '!=',
-  Plus: '+', Minus: '-', Star: '*', Slash: '/', SlashSlash: '/', Percent: '%',
+  Plus: '+', Minus: '-', Star: '*', Slash: '/', SlashSlash: '//', Percent: '%',
 };
 
 /**

@@ -73,7 +73,28 @@ export class LayoutParser extends CstParser {
       { ALT: () => this.SUBRULE(this.letDecl) },
       { ALT: () => this.SUBRULE(this.layoutDecl) },
       { ALT: () => this.SUBRULE(this.permDecl) },
+      { ALT: () => this.SUBRULE(this.assumeDecl) },
     ]));
+  });
+
+  /** `assume FACT, FACT, ...` */
+  private assumeDecl = this.RULE('assumeDecl', () => {
+    this.CONSUME(t.Assume);
+    this.SUBRULE(this.factList);
+  });
+
+  /** `where FACT, FACT, ...` after a layout's value or a kernel's header */
+  private whereClause = this.RULE('whereClause', () => {
+    this.CONSUME(t.Where);
+    this.SUBRULE(this.factList);
+  });
+
+  private factList = this.RULE('factList', () => {
+    this.SUBRULE(this.expression);
+    this.MANY(() => {
+      this.CONSUME(t.Comma);
+      this.SUBRULE2(this.expression);
+    });
   });
 
   private paramDecl = this.RULE('paramDecl', () => {
@@ -110,6 +131,7 @@ export class LayoutParser extends CstParser {
     this.CONSUME(t.Ident);
     this.CONSUME(t.Eq);
     this.SUBRULE(this.expression);
+    this.OPTION(() => this.SUBRULE(this.whereClause));
   });
 
   private permDecl = this.RULE('permDecl', () => {
@@ -168,6 +190,7 @@ export class LayoutParser extends CstParser {
       ]),
       ERR_MSG: `'template "PATH"' or 'builtin NAME'`,
     });
+    this.OPTION(() => this.SUBRULE(this.whereClause));
   });
 
   /** `schedule NAME for OP.NAME(ARGS) [on GPU]`; the block is split off by parse.ts */

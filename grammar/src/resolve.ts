@@ -8,6 +8,7 @@
 // - built-in constructors and functions everywhere, schedule primitives as step names;
 // - an undeclared name inside an index list `L[...]` or in the arguments of `.inv(...)` /
 //   `.apply(...)` is a free index symbol (LEGO's string indices), one per name and declaration;
+//   so is one in the facts of `assume` / `where` (`assume tid < T * T`);
 // - method names after `.`, strings, kernel targets/templates and the GPU of a schedule are not names.
 import type * as ast from './ast.js';
 import { CONSTRUCTORS, FUNCTIONS, PRIMITIVES, QUERY_METHODS } from './builtins.js';
@@ -228,8 +229,15 @@ class Resolver {
         }
         break;
       case 'Let':
+        this.expr(d.value, scope, false);
+        break;
       case 'Layout':
         this.expr(d.value, scope, false);
+        // facts may name free index symbols (`where tid < T * T`)
+        for (const f of d.where?.facts ?? []) this.expr(f, scope, true);
+        break;
+      case 'Assume':
+        for (const f of d.facts) this.expr(f, scope, true);
         break;
       case 'Perm': {
         const body = new Map<string, Definition>();
@@ -253,6 +261,7 @@ class Resolver {
       case 'Kernel': {
         const names = new Map<string, Definition>();
         scope.locals = [names];
+        for (const f of d.where?.facts ?? []) this.expr(f, scope, true);
         for (const b of d.bindings) {
           this.expr(b.value, scope, false);
           for (const n of b.names) this.declareLocal(names, n, 'binding', d);

@@ -69,9 +69,13 @@ export const And = keyword('and', [BinaryOp]);
 export const Or = keyword('or', [BinaryOp]);
 export const Not = keyword('not', [PrefixOp]);
 export const In = keyword('in');
+/** `assume tid < T * T, N % 64 == 0`: facts for the simplifier (a declaration) */
+export const Assume = keyword('assume');
+/** `layout L = ... where tid < T * T`, `kernel k ... where N % 64 == 0 { }`: facts for one layout or kernel */
+export const Where = keyword('where');
 
 /** the words that start a declaration; the parser re-synchronises at each of them */
-export const declarationKeywords: readonly TokenType[] = [Param, Const, Let, LayoutKw, Perm, Kernel, Schedule];
+export const declarationKeywords: readonly TokenType[] = [Param, Const, Let, LayoutKw, Perm, Kernel, Schedule, Assume];
 
 // ------------------------------------------------------------------ operators and punctuation
 export const Le = createToken({ name: 'Le', pattern: /<=/, categories: [BinaryOp] });
@@ -101,6 +105,7 @@ export const Dot = createToken({ name: 'Dot', pattern: /\./ });
 export const keywordTokens: readonly TokenType[] = [
   Param, Const, Let, LayoutKw, Perm, Inverse, Kernel, Target, Template, Builtin, Schedule,
   For, On, If, Then, Else, And, Or, Not, In,
+  Assume, Where,
 ];
 
 /** every reserved word of the language, in the order of the reference */

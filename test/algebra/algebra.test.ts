@@ -73,7 +73,9 @@ test('sizeMismatches: chain size, ranks, tile extents, permutations, inexact div
 
 test('classify: affine, piecewise, user-genp', () => {
   assert.equal(A.classify(matmulA(true)), 'affine');
-  assert.equal(A.classify(A.GroupBy([6, 6], [A.OrderBy(A.Row(4, 9))])), 'piecewise');
+  // a row-major reshape of 6x6 into 4x9 composes to 6*i + j (the x % m + m*(x // m) rule)
+  assert.equal(A.classify(A.GroupBy([6, 6], [A.OrderBy(A.Row(4, 9))])), 'affine');
+  assert.equal(A.classify(A.GroupBy([6, 6], [A.OrderBy(A.Col(4, 9))])), 'piecewise');
   assert.equal(A.classify(A.GroupBy([[6, 6]], [A.OrderBy(antidiag(6))])), 'user-genp');
 });
 

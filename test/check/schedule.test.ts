@@ -1,13 +1,13 @@
-// Schedule checks (server/src/check/schedule.ts): exact codes, messages and the source each one points at.
+// Schedule checks (server/src/check/schedule/): exact codes, messages and the source each one points at.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { parse } from '../../grammar/src/index.js';
 import type { ScheduleDecl } from '../../grammar/src/ast.js';
 import type { Diagnostic } from '../../grammar/src/diagnostic.js';
 import {
-  analyzeSchedule, checkSchedule, copyMapping, describeStep, resolveSchedule, envLookup, scheduleEnvFromFile, tunableParamsOf,
+  analyzeSchedule, checkSchedule, copyMapping, describeStep, resolveSchedule, argValues, scheduleEnvFromFile, tunableParamsOf,
   type ScheduleSpec,
-} from '../../server/src/check/schedule.js';
+} from '../../server/src/check/schedule/index.js';
 import { TARGETS, formatBytes } from '../../server/src/check/targets.js';
 
 const HEADER = `param M = 4096, N = 4096, K = 4096
@@ -293,7 +293,8 @@ test('let values and dependent params follow the candidate being tried', () => {
   assert.deepEqual(show(text, checkSchedule(decl, env)).map((d) => d.message), [
     'with tuning candidate BM = 512: 128 x 128 = 16384 threads per block exceeds 1024 on sm_80',
   ]);
-  const r = resolveSchedule(decl, envLookup(env, new Map([['BM', 512n]])));
+  const bm = env.model.params.get('BM')!;
+  const r = resolveSchedule(decl, argValues(env, env.scenarios.at(new Map([['BM', { value: 512n, node: bm.candidateNodes[1] }]]))));
   assert.deepEqual(r.spec!.steps[1].sizes, [512, 512]);
 });
 

@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { parse } from '../../grammar/src/index.js';
 import type { ScheduleDecl } from '../../grammar/src/ast.js';
-import { scheduleEnvFromFile } from '../../server/src/check/schedule.js';
+import { scheduleEnvFromFile } from '../../server/src/check/schedule/index.js';
 import { fromAst, type ScheduleSpec } from '../../server/src/codegen/mlir/index.js';
 
 export const EXAMPLE = `param M = 4096, N = 4096, K = 4096

@@ -119,3 +119,29 @@ test('property: scanning never throws, and rendering a problem-free template wit
     { numRuns: 300 },
   );
 });
+
+test('unclosed and crossed sections are problems at their places; every bad tag is named', () => {
+  const t = scanTemplate('{{#a}}\n{{#b}}\n{{/a}}\n{{ x }}');
+  assert.deepEqual(t.problems.map((p) => [p.line, p.message]), [
+    [1, '`{{#a}}` is a section; templates take only plain `{{ name }}` placeholders'],
+    [2, '`{{#b}}` is a section; templates take only plain `{{ name }}` placeholders'],
+    [3, 'unclosed section "b"'],
+    [4, 'unclosed section "a"'],
+  ]);
+  assert.deepEqual(t.placeholders.map((p) => p.name), ['x']);
+  assert.deepEqual(scanTemplate('a {{{ b }}').problems, [{ message: 'unclosed tag', offset: 10, line: 1 }]);
+  assert.deepEqual(scanTemplate('{{ # s }}x{{ / s }}').problems.map((p) => p.message), ['`{{ # s }}` is a section; templates take only plain `{{ name }}` placeholders']);
+});
+
+test('a placeholder may span lines, and single braces are text', () => {
+  const t = scanTemplate('{ a } {{\n  n\n}} }}');
+  assert.deepEqual(t.problems, []);
+  assert.deepEqual(t.placeholders, [{ name: 'n', offset: 6, end: 15, line: 1 }]);
+  assert.deepEqual(renderTemplate(t, { n: 'N' }), { ok: true, text: '{ a } N }}' });
+});
+
+test('a scan is cached by text: scanning the same template again returns the same object', () => {
+  const src = 'cached {{ a }} template';
+  assert.equal(scanTemplate(src), scanTemplate(src));
+  assert.notEqual(scanTemplate(src + ' '), scanTemplate(src));
+});

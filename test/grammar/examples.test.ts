@@ -101,7 +101,7 @@ function evalInt(e: ast.Expr, env: Record<string, bigint>): bigint {
       const b = evalInt(e.right, env);
       switch (e.op) {
         case '+': return a + b; case '-': return a - b; case '*': return a * b;
-        case '/': return floorDiv(a, b); case '%': return a - b * floorDiv(a, b);
+        case '/': case '//': return floorDiv(a, b); case '%': return a - b * floorDiv(a, b);
         case '<': return a < b ? 1n : 0n; case '<=': return a <= b ? 1n : 0n; case '>': return a > b ? 1n : 0n;
         case '>=': return a >= b ? 1n : 0n; case '==': return a === b ? 1n : 0n; case '!=': return a !== b ? 1n : 0n;
         case 'and': return a && b ? 1n : 0n; case 'or': return a || b ? 1n : 0n;

@@ -27,7 +27,7 @@ test('precedence: or < and < not < comparison < + - < * / % < unary', () => {
     ['+a % b', '(% (+ a) b)'],
     ['a - b - c', '(- (- a b) c)'],
     ['a / b / c', '(/ (/ a b) c)'],
-    ['a // b', '(/ a b)'],
+    ['a // b', '(// a b)'],
     ['(a + b) * c', '(* (+ a b) c)'],
     ['a == b and c != d', '(and (== a b) (!= c d))'],
     ['a <= b or a >= b', '(or (<= a b) (>= a b))'],
@@ -61,7 +61,7 @@ test('LEGO Python pastes as is', () => {
     '(.GroupBy (.OrderBy (OrderBy (RegP [2 2] [1 0]) (GenP [3 3] (antidiag 3))) (RegP [2 3 2 3] [0 2 1 3])) [6 6])',
   );
   assert.equal(expr('GroupBy([(6,6)])'), '(GroupBy [(tuple 6 6)])');
-  assert.equal(expr('Col(max(num_pid_m // GM, 1), 1)'), '(Col (max (/ num_pid_m GM) 1) 1)');
+  assert.equal(expr('Col(max(num_pid_m // GM, 1), 1)'), '(Col (max (// num_pid_m GM) 1) 1)');
   assert.equal(expr('x.TileBy((n, n))'), '(.TileBy x (tuple n n))');
 });
 

@@ -96,7 +96,7 @@ export function rangeProblems(text: string, file: ast.File, complete: boolean): 
       case 'String': if (!s.startsWith('"')) problems.push(`string without quote: ${where(node)}`); break;
       case 'Binary': {
         const op = text.slice(node.opRange.start, node.opRange.end);
-        if (op !== node.op && !(node.op === '/' && op === '//')) problems.push(`operator mismatch '${op}': ${where(node)}`);
+        if (op !== node.op) problems.push(`operator mismatch '${op}': ${where(node)}`);
         if (node.opRange.start < node.left.range.end || node.opRange.end > node.right.range.start) problems.push(`operator outside its operands: ${where(node)}`);
         break;
       }

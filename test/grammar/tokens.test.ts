@@ -5,8 +5,8 @@ import { tokenInfos, KEYWORDS } from '../../grammar/src/index.js';
 
 test('the reserved words', () => {
   assert.deepEqual([...KEYWORDS].sort(), [
-    'and', 'builtin', 'const', 'else', 'for', 'if', 'in', 'inverse', 'kernel', 'layout', 'let', 'not', 'on', 'or',
-    'param', 'perm', 'schedule', 'target', 'template', 'then',
+    'and', 'assume', 'builtin', 'const', 'else', 'for', 'if', 'in', 'inverse', 'kernel', 'layout', 'let', 'not', 'on', 'or',
+    'param', 'perm', 'schedule', 'target', 'template', 'then', 'where',
   ]);
 });
 

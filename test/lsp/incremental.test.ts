@@ -223,3 +223,26 @@ test('schedule checks: kept per block, re-run when what they use or the GPU sett
   const cpu = run(other);
   assert.deepEqual(cpu.diagnostics.filter((d) => d.code.startsWith('schedule/')).map((d) => d.code), ['schedule/needs-gpu', 'schedule/needs-gpu']);
 });
+
+test('kernel checks: kept per block, re-run when the params their implicit placeholders name change', () => {
+  const text = 'param n_rows = 4096\nparam n_cols = 1024\nparam BLOCK_SIZE = 1024\n\nlayout X = OrderBy(Row(n_rows, 1024)).TileBy([n_rows, 1024])\n\n' +
+    'kernel softmax target triton builtin softmax {\n  input_offset = X[row_idx, 0:BLOCK_SIZE]\n  output_offset = X[row_idx, 0:BLOCK_SIZE]\n}\n';
+  const a = new IncrementalAnalysis();
+  const first = a.diagnose(text, { budget: BUDGET, gpuTarget: 'sm_90' });
+  assert.deepEqual(plain(first.diagnostics), plain(full(text)));
+  assert.deepEqual(first.diagnostics.filter((d) => d.code.startsWith('kernel/')), []);
+  // n_cols is used by nothing but the template's {{ param_n_cols }}: renaming it re-checks only its
+  // own declaration, and the kernel's kept result is re-run because its answer changed
+  const renamed = text.replace('param n_cols', 'param n_colz');
+  const r = a.diagnose(renamed, { budget: BUDGET, gpuTarget: 'sm_90' });
+  assert.equal(r.stats.rechecked, 1);
+  assert.deepEqual(plain(r.diagnostics), plain(full(renamed)));
+  assert.deepEqual(r.diagnostics.filter((d) => d.code === 'kernel/missing-binding').map((d) => [renamed.slice(d.range.start, d.range.end), d.message]), [
+    ['softmax', 'builtin softmax uses `{{ param_n_cols }}` (line 17), which kernel softmax does not bind; declare `param n_cols` or `const n_cols` to fill it'],
+  ]);
+  // and back: the diagnostic goes away again; an edit above moves the kept result with its block
+  const back = '# moved\n' + text;
+  const b = a.diagnose(back, { budget: BUDGET, gpuTarget: 'sm_90' });
+  assert.deepEqual(plain(b.diagnostics), plain(full(back)));
+  assert.deepEqual(b.diagnostics.filter((d) => d.code.startsWith('kernel/')), []);
+});

@@ -10,7 +10,7 @@ import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { parse } from '../../../grammar/src/index.js';
 import type { ScheduleDecl } from '../../../grammar/src/ast.js';
-import { checkSchedule, scheduleEnvFromFile } from '../../../server/src/check/schedule.js';
+import { checkSchedule, scheduleEnvFromFile } from '../../../server/src/check/schedule/index.js';
 import { emitSchedule, fromAst, stepText } from '../../../server/src/codegen/mlir/index.js';
 import { applySchedule, findMlirToolchain, lowerToPtx } from '../../../server/src/codegen/mlir/tools.js';
 

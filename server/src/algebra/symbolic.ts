@@ -31,6 +31,11 @@ export interface SymContext {
   /** extra relations known true (0/1 expressions) */
   readonly relations?: readonly Expr[];
   /**
+   * stated ranges `lo <= s < hi` of symbols (`assume tid < T * T`); a symbol that indexes a
+   * dimension keeps that dimension's range
+   */
+  readonly ranges?: ReadonlyMap<string, { lo: Expr; hi: Expr }>;
+  /**
    * also give the simplifier `a % b == 0` for every exact floor division `a / b` in a dim (it can
    * then drop more `%`, e.g. matmul pid_m's `% max(1, num_pid_m // GM)`, but proving with these
    * facts is slower: about 15 ms instead of 1 ms for the pid layout)
@@ -247,7 +252,17 @@ class Walk {
     const atoms = new Map<string, Expr>();
     for (const d of [...this.dimsSeen, ...this.layoutDims]) if (d.kind !== 'int' && d.kind !== 'sym') atoms.set(d.key, d);
     for (const d of atoms.values()) relations.push(cmp('>=', d, int(1)));
-    return { ranges: this.ranges, positive, relations };
+    let ranges: ReadonlyMap<string, { lo: Expr; hi: Expr }> = this.ranges;
+    if (this.ctx.ranges?.size) {
+      const merged = new Map(this.ranges);
+      for (const [k, r] of this.ctx.ranges) {
+        if (!merged.has(k)) merged.set(k, r);
+        else relations.push(cmp('>=', sym(k), r.lo), cmp('<', sym(k), r.hi));
+        positive.delete(k);
+      }
+      ranges = merged;
+    }
+    return { ranges, positive, relations };
   }
 
   finish(e: Expr): Expr {
@@ -256,7 +271,28 @@ class Walk {
       const s = simplify(e, this.facts([]));
       out = countOps(s) <= countOps(e) ? s : e;
     }
-    return this.back.size ? substitute(out, this.back, { keepNonneg: true }) : out;
+    if (!this.back.size) return out;
+    const placed = substitute(out, this.back, { keepNonneg: true });
+    if (this.ctx.raw || !this.factsReach()) return placed;
+    // stated facts about the symbols inside an index expression (`assume tid < T * T`): also
+    // simplify with the expressions in place, each known to lie in its range, and keep the
+    // shorter result (LUD's inv((ii*R + jj)*T*T + tid) is then ii, jj, tid / T, tid % T)
+    const rel: Expr[] = [];
+    for (const [p, x] of this.back) {
+      const r = this.ranges.get(p)!;
+      if (x.kind !== 'arange') rel.push(cmp('>=', x, r.lo), cmp('<', x, r.hi));
+    }
+    const base = this.facts([]);
+    const inPlace = simplify(placed, { ...base, relations: [...(base.relations ?? []), ...rel] });
+    return countOps(inPlace) <= countOps(placed) ? inPlace : placed;
+  }
+
+  /** true when a stated relation names a symbol of a substituted index expression */
+  private factsReach(): boolean {
+    const inside = new Set<string>();
+    for (const x of this.back.values()) for (const s of freeSymbols(x)) inside.add(s);
+    if ([...(this.ctx.ranges?.keys() ?? [])].some((s) => inside.has(s))) return true;
+    return (this.ctx.relations ?? []).some((r) => [...freeSymbols(r)].some((s) => inside.has(s)));
   }
 }
 

@@ -4,6 +4,7 @@ import type * as ast from '../../../grammar/src/ast.js';
 import * as A from '../algebra/index.js';
 import * as X from '../expr/index.js';
 import type { Model } from './elaborate-model.js';
+import { queryFacts } from './assume.js';
 
 export type Lang = 'c' | 'python' | 'triton' | 'mlir';
 
@@ -26,7 +27,8 @@ export function queryExpr(model: Model, node: ast.Expr, opts: QueryOptions = {})
   let exprs: X.Expr[];
   try {
     if (q) {
-      const ctx: A.SymContext = { env: model.env, defs: model.defs };
+      const facts = queryFacts(model, q.layoutName, node);
+      const ctx: A.SymContext = { env: model.env, defs: model.defs, ...(facts ? { ranges: facts.ranges, relations: facts.relations } : {}) };
       kind = q.kind;
       exprs = q.kind === 'apply' ? [A.applySym(q.layout, q.key, ctx)] : A.invSym(q.layout, q.x!, ctx);
     } else {

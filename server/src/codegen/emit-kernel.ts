@@ -132,10 +132,13 @@ export function implicitNames(ctx: Pick<KernelContext, 'paramValues'>): Set<stri
   return s;
 }
 
-/** Diagnostics of one kernel block (template vs bindings); evaluates nothing. */
-export function kernelTemplateDiagnostics(decl: KernelDecl, ctx: Pick<KernelContext, 'path' | 'paramValues' | 'text'>, access: TemplateAccess): Diagnostic[] {
+/**
+ * Diagnostics of one kernel block (template vs bindings); evaluates nothing. `implicit` is
+ * `implicitNames(ctx)`, given by a caller that checks several kernels of one file (built once).
+ */
+export function kernelTemplateDiagnostics(decl: KernelDecl, ctx: Pick<KernelContext, 'path' | 'paramValues' | 'text'>, access: TemplateAccess, implicit?: ReadonlySet<string>): Diagnostic[] {
   const found = findTemplate(decl, ctx, access);
-  return checkKernel(decl, found.lookup, { implicit: implicitNames(ctx), text: ctx.text });
+  return checkKernel(decl, found.lookup, { implicit: implicit ?? implicitNames(ctx), text: ctx.text });
 }
 
 /** The comment that starts every emitted file. */

@@ -8,6 +8,7 @@ import type { KernelTarget } from '../check/kernel.js';
 import {
   emitKernel,
   kernelTemplateDiagnostics,
+  implicitNames,
   type EmittedFile,
   type KernelContext,
   type TemplateAccess,
@@ -16,7 +17,7 @@ import { emitScheduleBlock } from './schedule.js';
 
 export type EmitTarget = KernelTarget;
 export type { EmittedFile, KernelContext, TemplateAccess, BindingValue } from './emit-kernel.js';
-export { resolveTemplatePath, headerComment } from './emit-kernel.js';
+export { resolveTemplatePath, headerComment, kernelTemplateDiagnostics, implicitNames } from './emit-kernel.js';
 export { planEmit, type EmitPlan, type PlanOptions, type PlannedWrite, type RefusedWrite } from './plan.js';
 export { builtinKernels, findBuiltin, type BuiltinKernel } from './builtins.js';
 export { scanTemplate, renderTemplate } from './template.js';
@@ -110,7 +111,8 @@ export function blockTarget(d: KernelDecl | ScheduleDecl): EmitTarget | undefine
  */
 export function kernelDiagnostics(model: Pick<EmitModel, 'file' | 'path' | 'paramValues' | 'text'>, options: TemplateAccess = {}): Diagnostic[] {
   const out: Diagnostic[] = [];
-  for (const d of model.file.decls) if (d.kind === 'Kernel') out.push(...kernelTemplateDiagnostics(d, model, options));
+  const implicit = implicitNames(model); // one set for every kernel of the file
+  for (const d of model.file.decls) if (d.kind === 'Kernel') out.push(...kernelTemplateDiagnostics(d, model, options, implicit));
   return out;
 }
 

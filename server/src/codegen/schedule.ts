@@ -2,7 +2,7 @@
 // only adapts its results to the facade's `{ files, diagnostics }`.
 import type { ScheduleDecl } from '../../../grammar/src/ast.js';
 import type { Diagnostic } from '../../../grammar/src/diagnostic.js';
-import { scheduleEnvFromFile } from '../check/schedule.js';
+import { scheduleEnvFromFile } from '../check/schedule/index.js';
 import { emitSchedule } from './mlir/emit-schedule.js';
 import { fromAst } from './mlir/schedule-spec.js';
 import type { EmittedFile } from './emit-kernel.js';

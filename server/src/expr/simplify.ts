@@ -257,11 +257,42 @@ class Simplifier extends Reasoner {
   private rulePoly(e: Expr): Expr {
     let p = polyOf(e);
     for (let round = 0; round < 8; round++) {
-      const next = this.bcOnce(p);
+      const next = this.bcOnce(p) ?? this.divModOnce(p);
       if (!next) break;
       p = next;
     }
     return polyToExpr(p);
+  }
+
+  /**
+   * D: k*c*M*(x // (c*d)) + k*M*((x % (c*d)) // d) -> k*M*(x // d), for monomials c, d (d != 0,
+   * as the constructors assume). Sound for every integer x: x = c*d*(x // (c*d)) + x % (c*d), and
+   * the first part is a multiple of d, so x // d = c*(x // (c*d)) + (x % (c*d)) // d.
+   */
+  private divModOnce(p: Poly): Poly | null {
+    if (p.terms.length < 2) return null;
+    for (let i = 0; i < p.terms.length; i++) {
+      const t2 = p.terms[i];
+      for (let j2 = 0; j2 < t2.factors.length; j2++) {
+        const f2 = t2.factors[j2];
+        if (f2.kind !== 'floordiv' || f2.a.kind !== 'mod') continue;
+        const x = f2.a.a;
+        const D = monoOfExpr(f2.a.b);
+        const d = monoOfExpr(f2.b);
+        if (!D || !d || d.coef === 0n || D.coef % d.coef !== 0n) continue;
+        const cAtoms = divideAtoms(D.factors, d.factors);
+        if (!cAtoms) continue;
+        const cCoef = D.coef / d.coef;
+        const M = t2.factors.filter((_, k) => k !== j2);
+        // the partner term: coefficient k*cCoef, atoms M + c + (x // D)
+        const want = mono(t2.coef * cCoef, [...M, ...cAtoms, floorDiv(x, f2.a.b)]);
+        const j = p.terms.findIndex((t, k) => k !== i && t.mk === want.mk && t.coef === want.coef);
+        if (j < 0) continue;
+        const rest = p.terms.filter((_, k) => k !== i && k !== j);
+        return makePoly([...rest, mono(t2.coef, [...M, floorDiv(x, f2.b)])], p.c);
+      }
+    }
+    return null;
   }
 
   private bcOnce(p: Poly): Poly | null {
@@ -271,7 +302,7 @@ class Simplifier extends Reasoner {
       for (let j = 0; j < t.factors.length; j++) {
         const f = t.factors[j];
         if (f.kind !== 'floordiv') continue;
-        const a = asMono(polyOf(f.b));
+        const a = f.b.kind === 'int' ? (f.b.value > 0n ? mono(f.b.value, []) : null) : asMono(polyOf(f.b));
         if (!a) continue;
         const others = divideAtoms(
           t.factors.filter((_, k) => k !== j),
@@ -288,6 +319,12 @@ class Simplifier extends Reasoner {
     }
     return null;
   }
+}
+
+/** a monomial (positive or negative coefficient) or a non-zero constant, as a Mono */
+function monoOfExpr(e: Expr): Mono | null {
+  if (e.kind === 'int') return e.value !== 0n ? mono(e.value, []) : null;
+  return asMono(polyOf(e));
 }
 
 function flagged(e: Expr): boolean {

@@ -1,8 +1,8 @@
 // What the editor says about the language's built-in names: layout constructors, methods and
-// functions (PEAK primitives come from check/schedule.ts). Used by completion, signature help,
+// functions (PEAK primitives come from check/schedule/). Used by completion, signature help,
 // hover and rename (which refuses them).
 import { KEYWORDS } from '../../../grammar/src/tokens.js';
-import { PRIMITIVES, isPrimitive, type PrimitiveInfo } from '../check/schedule.js';
+import { PRIMITIVES, isPrimitive, type PrimitiveInfo } from '../check/schedule/index.js';
 
 export interface BuiltinParam {
   label: string;

@@ -41,8 +41,8 @@ export interface ChunkedParse {
   parsed: number;
 }
 
-const KEYWORDS = ['param', 'const', 'let', 'layout', 'perm', 'kernel', 'schedule'];
-const CHUNK_START = /(?:^|(?<=[\n\r]))(?:param|const|let|layout|perm|kernel|schedule)(?![A-Za-z0-9_])/g;
+const KEYWORDS = ['param', 'const', 'let', 'layout', 'perm', 'kernel', 'schedule', 'assume'];
+const CHUNK_START = /(?:^|(?<=[\n\r]))(?:param|const|let|layout|perm|kernel|schedule|assume)(?![A-Za-z0-9_])/g;
 
 /** Offsets where chunks start: 0, then every line start that begins with a declaration keyword. */
 export function chunkStarts(text: string): number[] {

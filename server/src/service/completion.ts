@@ -7,7 +7,7 @@
 // - elsewhere in an expression: names in scope, constructors (snippets), `min`/`max`, expression keywords.
 // Nothing inside comments and strings.
 import type { TokenInfo } from '../../../grammar/src/token-info.js';
-import { PAYLOAD_OPS } from '../check/schedule.js';
+import { PAYLOAD_OPS } from '../check/schedule/index.js';
 import { TARGETS as GPU_TARGETS } from '../check/targets.js';
 import type { LayoutDocument } from './document.js';
 import { CONSTRUCTORS, FUNCTIONS, KERNEL_TARGETS, METHODS, primitives, signatureLabel, type Builtin } from './builtins.js';

@@ -13,7 +13,7 @@
 //   name there is what the whole-file elaboration knows.
 // - Rules see the whole file for lookups and check one declaration at a time (RuleContext.decls);
 //   `global` rules (unused) run on the whole file every time. Schedule blocks are checked
-//   (check/schedule.ts) against the whole file's params and lets, one block at a time.
+//   (check/schedule/) against the whole file's params and lets, one block at a time.
 // - Results are combined in the whole-file order (parse, names, elaboration, then rule by rule,
 //   declaration by declaration, then schedules) and sorted by position the same stable way.
 // Anything unusual (a rule or the elaborator failing, more syntax errors than the parser
@@ -23,10 +23,10 @@ import type { Diagnostic } from '../../../grammar/src/diagnostic.js';
 import { resolve } from '../../../grammar/src/resolve.js';
 import { analyze } from '../check/index.js';
 import { Elaborator } from '../check/elaborate.js';
-import { checkSchedule, scheduleEnvFromFile, type ScheduleEnv } from '../check/schedule.js';
-import { DEFAULT_BUDGET, FileIndex, Values, ruleContext, rules, type RuleContext } from '../check/rules/index.js';
+import { checkSchedule, scheduleEnvOf, type ScheduleEnv } from '../check/schedule/index.js';
+import { DEFAULT_BUDGET, ruleContext, rules, type RuleContext } from '../check/rules/index.js';
 import { ChunkedParser, type Chunk } from './chunks.js';
-import { kernelChecks } from './kernel-checks.js';
+import { KernelChecker, kernelChecks, type KernelResult } from './kernel-checks.js';
 
 export interface IncrementalOptions {
   /** most points a GenP check enumerates (the `layout.genp.checkBudget` setting) */
@@ -80,8 +80,10 @@ interface DeclState {
   elab?: Diagnostic[];
   /** per rule (index into `rules`); global rules keep nothing here */
   rules: (Diagnostic[] | undefined)[];
-  /** the schedule checks (check/schedule.ts) of a schedule block; [] for other declarations */
+  /** the schedule checks (check/schedule/) of a schedule block; [] for other declarations */
   schedule?: Diagnostic[];
+  /** the template checks of a kernel block (service/kernel-checks.ts) */
+  kernel?: KernelResult;
 }
 
 interface State {
@@ -91,6 +93,8 @@ interface State {
   firstDecl: number[];
   budget: number;
   gpuTarget: string | undefined;
+  /** the document's URI (where template files are read from) */
+  uri: string | undefined;
 }
 
 class Fallback extends Error {}
@@ -188,11 +192,12 @@ export class IncrementalAnalysis {
       decls.forEach((d, j) => {
         if (dirty.has(j)) return;
         const was = old.decls[fromDecl[j]!];
-        const moved = mover.moveResults(was, budget === old.budget, options.gpuTarget === old.gpuTarget);
+        const moved = mover.moveResults(was, budget === old.budget, options.gpuTarget === old.gpuTarget, options.uri === old.uri);
         if (moved) {
           d.elab = moved.elab;
           d.rules = moved.rules;
           d.schedule = moved.schedule;
+          d.kernel = moved.kernel;
         } else dirty.add(j); // a result that points outside the unchanged text: check again
       });
     }
@@ -209,7 +214,10 @@ export class IncrementalAnalysis {
     });
     const closure = new Set<number>();
     const stack: number[] = [];
-    decls.forEach((_, j) => { if (todo[j]) { closure.add(j); stack.push(j); } });
+    // the re-checked declarations, and those whose slow results must be computed again
+    const needs = (j: number): boolean => todo[j] || decls[j].rules.some((r, ri) => r === undefined && !rules[ri].global)
+      || (decls[j].decl.kind === 'Schedule' && decls[j].schedule === undefined);
+    decls.forEach((_, j) => { if (needs(j)) { closure.add(j); stack.push(j); } });
     while (stack.length) {
       const j = stack.pop()!;
       for (const n of decls[j].uses) {
@@ -234,9 +242,7 @@ export class IncrementalAnalysis {
     }
 
     // ---- rules: the fast ones per re-checked declaration, the global ones on the whole file
-    const index = new FileIndex(p.file, resolution);
-    const values = new Values(p.file, resolution, text);
-    const ctx = ruleContext({ text, file: p.file, resolution, index, values }, { budget, ...(options.shouldStop ? { shouldStop: options.shouldStop } : {}) });
+    const ctx = ruleContext({ text, file: p.file, resolution, model: el.model }, { budget, ...(options.shouldStop ? { shouldStop: options.shouldStop } : {}) });
     const global: (Diagnostic[] | undefined)[] = rules.map(() => undefined);
     rules.forEach((rule, ri) => {
       if (SLOW[ri]) return;
@@ -257,18 +263,36 @@ export class IncrementalAnalysis {
         d.schedule = [];
         return;
       }
-      env ??= scheduleEnvFromFile(p.file);
+      env ??= scheduleEnvOf(el.model, resolution, undefined, ctx.scenarios);
       try {
         d.schedule = checkSchedule(s, env, { defaultTarget: options.gpuTarget });
       } catch (e) {
         d.schedule = [{ code: 'check/internal-error', severity: 'error', message: `internal error while checking schedule '${s.name.name}': ${(e as Error).message}`, range: s.name.range }];
       }
     });
-    this.state = { chunks: p.chunks, decls, firstDecl, budget, gpuTarget: options.gpuTarget };
+    // kernel blocks: template vs bindings, kept while the block, the params' names it asked about
+    // and (for template files, read again every time) the template stay the same
+    let kernelChecker: KernelChecker | undefined;
+    const kernels: Diagnostic[] = [];
+    for (let j = 0; j < decls.length; j++) {
+      const d = decls[j];
+      const k = d.decl;
+      if (k.kind !== 'Kernel') continue;
+      kernelChecker ??= new KernelChecker(p.file, text, options.uri);
+      if (todo[j] || !d.kernel || !kernelChecker.valid(d.kernel)) {
+        try {
+          d.kernel = kernelChecker.check(k);
+        } catch {
+          throw new Fallback('a kernel check failed');
+        }
+      }
+      for (const x of d.kernel.diagnostics) kernels.push(x);
+    }
+    this.state = { chunks: p.chunks, decls, firstDecl, budget, gpuTarget: options.gpuTarget, uri: options.uri };
 
     // ---- the slow rules (GenP enumeration), after the rest has been offered
     const slowWork = decls.some((d, j) => (todo[j] || rules.some((_, ri) => SLOW[ri] && d.rules[ri] === undefined)) && d.genp);
-    if (slowWork && options.onFast) options.onFast(combine(p.diagnostics, resolution.diagnostics, decls, global));
+    if (slowWork && options.onFast) options.onFast(withKernels(combine(p.diagnostics, resolution.diagnostics, decls, global), kernels));
     let cancelled = false;
     rules.forEach((rule, ri) => {
       if (!SLOW[ri] || cancelled) return;
@@ -288,9 +312,8 @@ export class IncrementalAnalysis {
         d.rules[ri] = r.diagnostics;
       }
     });
-    const kernels = kernelChecks(p.file, text, options.uri);
     return {
-      diagnostics: kernels.length ? sorted([...combine(p.diagnostics, resolution.diagnostics, decls, global), ...kernels]) : combine(p.diagnostics, resolution.diagnostics, decls, global),
+      diagnostics: withKernels(combine(p.diagnostics, resolution.diagnostics, decls, global), kernels),
       cancelled,
       stats: { decls: decls.length, chunksParsed: p.parsed, rechecked: todo.filter(Boolean).length, elaborated: closure.size, full: false },
     };
@@ -325,7 +348,7 @@ function combine(parse: Diagnostic[], names: Diagnostic[], decls: readonly DeclS
 /** The names a declaration declares and uses, and whether it holds a GenP call. */
 /** The names a declaration declares, every name it uses, and whether it contains a `GenP(...)` call. */
 export function names(d: ast.Decl): { defines: string[]; uses: Set<string>; genp: boolean } {
-  const defines: string[] = d.kind === 'Param' ? d.items.map((it) => it.name.name) : [d.name.name];
+  const defines: string[] = d.kind === 'Param' ? d.items.map((it) => it.name.name) : d.kind === 'Assume' ? [] : [d.name.name];
   const uses = new Set<string>();
   let genp = false;
   const stack: unknown[] = [d];
@@ -370,10 +393,15 @@ class Mover {
     this.still = still;
   }
 
-  moveResults(d: DeclState, sameBudget: boolean, sameTarget: boolean): { elab?: Diagnostic[]; rules: (Diagnostic[] | undefined)[]; schedule?: Diagnostic[] } | undefined {
+  moveResults(d: DeclState, sameBudget: boolean, sameTarget: boolean, sameUri: boolean): { elab?: Diagnostic[]; rules: (Diagnostic[] | undefined)[]; schedule?: Diagnostic[]; kernel?: KernelResult } | undefined {
     if (!d.elab) return undefined;
     const schedule = d.schedule === undefined || !sameTarget ? undefined : this.moveAll(d.schedule);
     if (d.schedule !== undefined && sameTarget && !schedule) return undefined;
+    let kernel: KernelResult | undefined;
+    if (d.kernel?.asked && sameUri) {
+      const diagnostics = this.moveAll(d.kernel.diagnostics);
+      if (diagnostics) kernel = { diagnostics, asked: d.kernel.asked };
+    }
     if (this.still && !d.elab.some((x) => this.outside(x))) {
       let ok = true;
       const rules = d.rules.map((r, ri) => {
@@ -381,7 +409,7 @@ class Mover {
         if (r.some((x) => this.outside(x))) ok = false;
         return r;
       });
-      if (ok) return { elab: d.elab, rules, schedule };
+      if (ok) return { elab: d.elab, rules, schedule, kernel };
     }
     const elab = this.moveAll(d.elab);
     if (!elab) return undefined;
@@ -396,7 +424,7 @@ class Mover {
       if (!m) return undefined;
       out.push(m);
     }
-    return { elab, rules: out, schedule };
+    return { elab, rules: out, schedule, kernel };
   }
 
   private moveAll(ds: readonly Diagnostic[]): Diagnostic[] | undefined {
@@ -473,6 +501,11 @@ class Mover {
     return delta === 0 ? r : { start: r.start + delta, end: r.end + delta };
   }
 
+}
+
+/** `combined` (sorted) and the kernel checks, as the whole-file analysis orders them */
+function withKernels(combined: Diagnostic[], kernels: Diagnostic[]): Diagnostic[] {
+  return kernels.length ? sorted([...combined, ...kernels]) : combined;
 }
 
 function sorted(ds: Diagnostic[]): Diagnostic[] {

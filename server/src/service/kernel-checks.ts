@@ -1,12 +1,15 @@
 // The `kernel/...` diagnostics (template placeholders vs bindings) of a document's kernel blocks,
 // as the editor shows them. Template files are read from the document's own folder tree only;
 // documents that are not files (untitled) can use built-in templates only.
+//
+// `kernelChecks` checks a whole file; `KernelChecker` checks one kernel block at a time, for the
+// incremental analysis (service/incremental.ts), and says when a kept result is still valid.
 import { readFileSync, realpathSync } from 'node:fs';
 import * as nodePath from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { File } from '../../../grammar/src/ast.js';
+import type { File, KernelDecl } from '../../../grammar/src/ast.js';
 import type { Diagnostic } from '../../../grammar/src/diagnostic.js';
-import { kernelDiagnosticsOfFile } from '../codegen/index.js';
+import { kernelDiagnosticsOfFile, kernelTemplateDiagnostics, type TemplateAccess } from '../codegen/index.js';
 
 /**
  * Reads template files inside `root` only: a path that leaves it, also through a symbolic link, reads
@@ -25,9 +28,8 @@ export function templateReaderWithin(root: string): (absPath: string) => string 
   };
 }
 
-/** `uri` is the document's URI; only `file:` URIs can read template files. */
-export function kernelChecks(file: File, text: string, uri: string | undefined): Diagnostic[] {
-  if (!file.decls.some((d) => d.kind === 'Kernel')) return [];
+/** Where a document's template files come from: its path and how they are read. */
+function access(uri: string | undefined): { path: string; access: TemplateAccess } {
   let path = '/untitled.layout';
   let readTemplate: ((abs: string) => string | undefined) | undefined;
   if (uri?.startsWith('file:')) {
@@ -38,10 +40,95 @@ export function kernelChecks(file: File, text: string, uri: string | undefined):
     }
     readTemplate = templateReaderWithin(nodePath.dirname(path));
   }
+  return { path, access: { readTemplate, templateRoot: nodePath.dirname(path) } };
+}
+
+/** `uri` is the document's URI; only `file:` URIs can read template files. */
+export function kernelChecks(file: File, text: string, uri: string | undefined): Diagnostic[] {
+  if (!file.decls.some((d) => d.kind === 'Kernel')) return [];
+  const a = access(uri);
   try {
-    return kernelDiagnosticsOfFile(file, text, path, { readTemplate, templateRoot: nodePath.dirname(path) });
+    return kernelDiagnosticsOfFile(file, text, a.path, a.access);
   } catch (e) {
     const first = file.decls.find((d) => d.kind === 'Kernel')!;
     return [{ code: 'check/internal-error', severity: 'error', message: `internal error while checking kernels: ${(e as Error).message}`, range: first.name.range }];
+  }
+}
+
+/** One kernel's diagnostics, and what they depend on besides the block's own text. */
+export interface KernelResult {
+  diagnostics: Diagnostic[];
+  /**
+   * the implicit placeholder names the check asked about, with the answers; undefined when the
+   * result cannot be kept (a template file, which may change on disk)
+   */
+  asked?: ReadonlyMap<string, boolean>;
+}
+
+/** The param names of a file, as the implicit `{{ param_NAME }}` placeholders see them. */
+export function implicitPlaceholders(file: File): Set<string> {
+  const s = new Set(['kernel_name']);
+  for (const d of file.decls) if (d.kind === 'Param') for (const item of d.items) s.add('param_' + item.name.name);
+  return s;
+}
+
+/** The checks of one version's kernels, one block at a time (the same as `kernelChecks`, in order). */
+export class KernelChecker {
+  private readonly a: { path: string; access: TemplateAccess };
+  private readonly implicit: Set<string>;
+  constructor(file: File, private readonly text: string, uri: string | undefined) {
+    this.a = access(uri);
+    this.implicit = implicitPlaceholders(file);
+  }
+
+  /** is a result kept from an earlier version (of the block's same text) still this version's */
+  valid(r: KernelResult): boolean {
+    if (!r.asked) return false;
+    for (const [name, was] of r.asked) if (this.implicit.has(name) !== was) return false;
+    return true;
+  }
+
+  /** throws where `kernelChecks` reports an internal error (the caller falls back to it) */
+  check(decl: KernelDecl): KernelResult {
+    const asked = new AskedSet(this.implicit);
+    const diagnostics = kernelTemplateDiagnostics(decl, { path: this.a.path, paramValues: new Map(), text: this.text }, this.a.access, asked);
+    return { diagnostics, ...(decl.template?.kind === 'builtin' && !asked.iterated ? { asked: asked.asked } : {}) };
+  }
+}
+
+/** A read-only view of a set that records which names were asked about. */
+class AskedSet implements ReadonlySet<string> {
+  readonly asked = new Map<string, boolean>();
+  /** something listed the set: what the result depends on is not known */
+  iterated = false;
+  constructor(private readonly base: ReadonlySet<string>) {}
+  has(name: string): boolean {
+    const v = this.base.has(name);
+    this.asked.set(name, v);
+    return v;
+  }
+  get size(): number {
+    this.iterated = true;
+    return this.base.size;
+  }
+  forEach(f: (value: string, key: string, set: ReadonlySet<string>) => void, thisArg?: unknown): void {
+    this.iterated = true;
+    this.base.forEach((v) => f.call(thisArg, v, v, this));
+  }
+  entries(): SetIterator<[string, string]> {
+    this.iterated = true;
+    return this.base.entries();
+  }
+  keys(): SetIterator<string> {
+    this.iterated = true;
+    return this.base.keys();
+  }
+  values(): SetIterator<string> {
+    this.iterated = true;
+    return this.base.values();
+  }
+  [Symbol.iterator](): SetIterator<string> {
+    this.iterated = true;
+    return this.base[Symbol.iterator]();
   }
 }

@@ -10,7 +10,7 @@
 // Printed (one per line): checksum = sum C[i][j] * ((7i + 3j) mod 11 + 1) as i64, max_abs_err
 // (largest |C - reference| as i64), first = C[0][0], last = C[M-1][N-1].
 import type { Diagnostic } from '../../../../grammar/src/diagnostic.js';
-import { analyzeSchedule, type ScheduleSpec } from '../../check/schedule.js';
+import { analyzeSchedule, type ScheduleSpec } from '../../check/schedule/index.js';
 import { emitPayload, tensorType } from './emit-schedule.js';
 
 export const CPU_CHECK_ENTRY = '__layout_check_main';

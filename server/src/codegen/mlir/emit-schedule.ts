@@ -8,7 +8,7 @@
 import type { Diagnostic } from '../../../../grammar/src/diagnostic.js';
 import {
   analyzeSchedule, type PayloadOpInfo, type SchedulePlan, type ScheduleSpec, type ScheduleStepSpec,
-} from '../../check/schedule.js';
+} from '../../check/schedule/index.js';
 
 export interface EmittedSchedule {
   ok: true;

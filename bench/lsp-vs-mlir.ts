@@ -1,0 +1,425 @@
+// Editor latency side by side with MLIR's own C++ language server (`mlir-lsp-server-22`), the
+// anchor of issue 14. Both servers run at once over stdio with one client each, requests
+// interleaved (ours, MLIR, ours, ...), on generated files of equal line counts that have no
+// diagnostics at all (bench/lsp-files.ts): for 500, 2,000, 10,000 and 20,000 lines,
+// - initialize -> result, didOpen -> first publishDiagnostics;
+// - didChange (one digit of a constant) -> publishDiagnostics of that version, p50 / p95, with our
+//   debounce at 0 (the server's own work) and at the default 150 ms (what a user waits);
+// - server CPU per edit (/proc/PID/stat, worker threads included; 10 ms ticks, averaged);
+// - hover right after an edit (the first request on the new version), hover the first time at a
+//   spot and repeated at it (p50 / p95), completion (p50 / p95);
+// - RSS after the run and its peak (VmHWM), per server.
+// Every row carries the ratio ours / MLIR. `node --import tsx bench/lsp-vs-mlir.ts [sizes...]`
+// prints the table and writes bench/results/lsp-vs-mlir.json and .md. Without mlir-lsp-server-22
+// on PATH (or LAYOUT_MLIR_LSP naming it) the MLIR columns are empty.
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, writeFileSync, realpathSync, mkdtempSync } from 'node:fs';
+import { cpus, loadavg, tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import {
+  createProtocolConnection,
+  StreamMessageReader,
+  StreamMessageWriter,
+  type ProtocolConnection,
+  type PublishDiagnosticsParams,
+} from 'vscode-languageserver-protocol/node';
+import { TextDocument } from 'vscode-languageserver-textdocument';
+import { layoutFile, mlirFile } from './support/lsp-files.js';
+
+const ROOT = resolve(import.meta.dirname, '..');
+const SIZES = process.argv.slice(2).map(Number).filter((n) => n > 0);
+const LINES = SIZES.length ? SIZES : [500, 2000, 10_000, 20_000];
+const MLIR_LSP = process.env.LAYOUT_MLIR_LSP ?? 'mlir-lsp-server-22';
+const TICK_MS = 1000 / Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout.trim() || 100);
+
+/** Edits per size and setting (fewer on big files so that a run stays near 3 minutes). */
+const edits = (lines: number) => (lines <= 2000 ? 30 : lines <= 10_000 ? 16 : 10);
+const WARMUP_EDITS = 4;
+const HOVER_SPOTS = 12;
+
+function round(x: number): number {
+  return Math.round(x * 100) / 100;
+}
+function percentile(xs: number[], p: number): number {
+  if (xs.length === 0) return NaN;
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.max(0, Math.ceil((p / 100) * s.length) - 1))];
+}
+interface Dist { n: number; p50: number; p95: number }
+const dist = (xs: number[]): Dist => ({ n: xs.length, p50: round(percentile(xs, 50)), p95: round(percentile(xs, 95)) });
+
+function procStat(pid: number): { cpuMs: number; rssMb: number; peakMb: number } {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const cpuMs = (Number(f[11]) + Number(f[12])) * TICK_MS; // utime, stime (fields 14, 15)
+    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+    const kb = (k: string) => Number(new RegExp(`${k}:\\s+(\\d+) kB`).exec(status)?.[1] ?? NaN);
+    return { cpuMs, rssMb: round(kb('VmRSS') / 1024), peakMb: round(kb('VmHWM') / 1024) };
+  } catch {
+    return { cpuMs: NaN, rssMb: NaN, peakMb: NaN };
+  }
+}
+
+/** One language server over stdio, with the client side this benchmark needs. */
+class Server {
+  private waiters: { uri: string; version: number; resolve: () => void }[] = [];
+  private published = new Map<string, number>();
+  settings: Record<string, unknown> = {};
+  stderr = '';
+  private constructor(readonly name: string, readonly proc: ChildProcess, readonly conn: ProtocolConnection, readonly languageId: string) {}
+
+  static start(name: string, cmd: string, args: string[], languageId: string): Server {
+    const proc = spawn(cmd, args, { cwd: ROOT, stdio: ['pipe', 'pipe', 'pipe'] });
+    const conn = createProtocolConnection(new StreamMessageReader(proc.stdout!), new StreamMessageWriter(proc.stdin!));
+    const s = new Server(name, proc, conn, languageId);
+    proc.stderr!.on('data', (d: Buffer) => { s.stderr = (s.stderr + d.toString()).slice(-4000); });
+    conn.onNotification('textDocument/publishDiagnostics', (p: PublishDiagnosticsParams) => {
+      const v = p.version ?? -1;
+      if (p.diagnostics.length > 0 && !s.reportedDiagnostics) {
+        s.reportedDiagnostics = true;
+        console.log(`  note: ${name} published ${p.diagnostics.length} diagnostics, e.g. ${p.diagnostics[0].message}`);
+      }
+      s.published.set(p.uri, v);
+      s.waiters = s.waiters.filter((w) => {
+        if (w.uri !== p.uri || (v !== -1 && v < w.version)) return true;
+        w.resolve();
+        return false;
+      });
+    });
+    conn.onNotification('window/logMessage', () => undefined);
+    conn.onNotification('window/showMessage', () => undefined);
+    conn.onRequest('workspace/configuration', (p: { items: { section?: string }[] }) => p.items.map((it) => (it.section === 'layout' ? s.settings : null)));
+    conn.onRequest('client/registerCapability', () => null);
+    conn.onRequest('window/workDoneProgress/create', () => null);
+    for (const m of ['workspace/inlayHint/refresh', 'workspace/codeLens/refresh', 'workspace/semanticTokens/refresh']) conn.onRequest(m, () => null);
+    conn.listen();
+    return s;
+  }
+  reportedDiagnostics = false;
+  /** the server takes whole texts on didChange (mlir-lsp-server does), not ranges */
+  fullSync = false;
+
+  async initialize(folder: string): Promise<number> {
+    const t0 = performance.now();
+    const r: { capabilities: { textDocumentSync?: number | { change?: number } } } = await this.conn.sendRequest('initialize', {
+      processId: process.pid,
+      rootUri: pathToFileURL(folder).href,
+      workspaceFolders: [{ uri: pathToFileURL(folder).href, name: 'ws' }],
+      capabilities: {
+        workspace: { configuration: true, didChangeConfiguration: { dynamicRegistration: true } },
+        textDocument: {
+          synchronization: { dynamicRegistration: false },
+          completion: { completionItem: { snippetSupport: true } },
+          hover: { contentFormat: ['markdown', 'plaintext'] },
+          publishDiagnostics: { versionSupport: true },
+        },
+      },
+    });
+    const ms = performance.now() - t0;
+    const sync = r.capabilities.textDocumentSync;
+    this.fullSync = (typeof sync === 'number' ? sync : sync?.change) === 1;
+    this.conn.sendNotification('initialized', {});
+    return ms;
+  }
+
+  /** resolves when diagnostics for `uri` at `version` (or later) are published */
+  diagnostics(uri: string, version: number, timeoutMs = 120_000): Promise<void> {
+    const have = this.published.get(uri);
+    if (have !== undefined && have >= version) return Promise.resolve();
+    return new Promise((res, rej) => {
+      const timer = setTimeout(() => rej(new Error(`${this.name}: no diagnostics for v${version} in ${timeoutMs} ms\n${this.stderr}`)), timeoutMs);
+      this.waiters.push({ uri, version, resolve: () => { clearTimeout(timer); res(); } });
+    });
+  }
+
+  open(uri: string, text: string): void {
+    this.conn.sendNotification('textDocument/didOpen', { textDocument: { uri, languageId: this.languageId, version: 1, text } });
+  }
+  change(uri: string, version: number, range: { start: { line: number; character: number }; end: { line: number; character: number } }, text: string, whole: string): void {
+    const change = this.fullSync ? { text: whole } : { range, text };
+    this.conn.sendNotification('textDocument/didChange', { textDocument: { uri, version }, contentChanges: [change] });
+  }
+  request<R>(method: string, params: unknown): Promise<R> {
+    return this.conn.sendRequest(method, params) as Promise<R>;
+  }
+  configure(settings: Record<string, unknown>): void {
+    this.settings = settings;
+    this.conn.sendNotification('workspace/didChangeConfiguration', { settings: { layout: settings } });
+  }
+  stat() {
+    return procStat(this.proc.pid!);
+  }
+  async stop(): Promise<void> {
+    try {
+      await Promise.race([this.conn.sendRequest('shutdown'), new Promise((r) => setTimeout(r, 2000))]);
+      this.conn.sendNotification('exit');
+    } catch { /* gone */ }
+    await new Promise<void>((r) => {
+      if (this.proc.exitCode !== null) return r();
+      const t = setTimeout(() => { this.proc.kill(); r(); }, 2000);
+      this.proc.on('exit', () => { clearTimeout(t); r(); });
+    });
+    this.conn.dispose();
+  }
+}
+
+/** A document held by the client: its text, version and the spots the bench uses. */
+class Doc {
+  version = 1;
+  constructor(readonly server: Server, readonly uri: string, public text: string, readonly editSpots: number[], readonly hoverSpots: number[], readonly completionSpot: number) {}
+  pos(offset: number) {
+    return TextDocument.create('x:', 'x', 0, this.text).positionAt(offset);
+  }
+  /** flips a digit of a constant (8 <-> 4): the file stays free of diagnostics */
+  edit(i: number): number {
+    const at = this.editSpots[(i * 7) % this.editSpots.length];
+    const digit = this.text[at] === '8' ? '4' : '8';
+    const p = this.pos(at);
+    this.version++;
+    this.text = this.text.slice(0, at) + digit + this.text.slice(at + 1);
+    this.server.change(this.uri, this.version, { start: p, end: { line: p.line, character: p.character + 1 } }, digit, this.text);
+    return this.version;
+  }
+  hover(o: number): Promise<unknown> {
+    return this.server.request('textDocument/hover', { textDocument: { uri: this.uri }, position: this.pos(o) });
+  }
+}
+
+function spotsOf(text: string, edit: RegExp, hover: RegExp, completion: RegExp): { edits: number[]; hovers: number[]; completion: number } {
+  const edits: number[] = [];
+  const hovers: number[] = [];
+  let completionAt = -1;
+  let off = 0;
+  for (const l of text.split('\n')) {
+    const e = edit.exec(l);
+    if (e) edits.push(off + e.index + e[0].length - 1);
+    const h = hover.exec(l);
+    if (h) hovers.push(off + h.index + h[0].length - 1);
+    const c = completion.exec(l);
+    if (c && completionAt < 0 && off > text.length / 2) completionAt = off + c.index + c[0].length;
+    off += l.length + 1;
+  }
+  return { edits, hovers, completion: completionAt };
+}
+
+/** `count` spots spread over the whole list */
+function spread(xs: number[], count: number): number[] {
+  if (xs.length <= count) return xs;
+  return Array.from({ length: count }, (_, i) => xs[Math.floor((i * (xs.length - 1)) / (count - 1))]);
+}
+
+interface Side {
+  initializeMs: number;
+  openMs: number;
+  diagnosticsAfterEdit: Dist;
+  diagnosticsAfterEditDefault: Dist;
+  cpuPerEditMs: number;
+  hoverAfterEdit: Dist;
+  hoverFirst: Dist;
+  hoverRepeated: Dist;
+  completion: Dist;
+  rssMb: number;
+  peakRssMb: number;
+}
+
+async function measure(lines: number, mlirAvailable: boolean): Promise<{ lines: number; ours: Side; mlir?: Side }> {
+  const folder = realpathSync(mkdtempSync(join(tmpdir(), 'layout-vs-mlir-')));
+  const lt = layoutFile(lines);
+  const mt = mlirFile(lines);
+  const ls = spotsOf(lt, /^param BM\d+ = 128 in \[64, 128\], BN\d+ = 128, BK\d+ = 32, GM\d+ = 8/, /^\s+offset_aptrs = A\d+/, /^layout A\d+ = OrderBy\(/);
+  const ms = spotsOf(mt, /^\s+%bm = arith\.constant 128/, /^\s+%t = arith\.mulf %s/, /^\s+%s = arith\.addf %/);
+  const ours = Server.start('ours', process.execPath, [join(ROOT, 'dist/server.js'), '--stdio'], 'layout');
+  ours.settings = { diagnostics: { debounceMs: 0 } };
+  const mlir = mlirAvailable ? Server.start('mlir', MLIR_LSP, [], 'mlir') : undefined;
+  const sides = [ours, ...(mlir ? [mlir] : [])];
+  const docs = new Map<Server, Doc>();
+  docs.set(ours, new Doc(ours, pathToFileURL(join(folder, 'bench.layout')).href, lt, ls.edits, spread(ls.hovers, HOVER_SPOTS), ls.completion));
+  if (mlir) docs.set(mlir, new Doc(mlir, pathToFileURL(join(folder, 'bench.mlir')).href, mt, ms.edits, spread(ms.hovers, HOVER_SPOTS), ms.completion));
+  const out = new Map<Server, Partial<Side>>(sides.map((s) => [s, {}]));
+  const rec = (s: Server) => out.get(s)!;
+  try {
+    for (const s of sides) rec(s).initializeMs = round(await s.initialize(folder));
+    await new Promise((r) => setTimeout(r, 200)); // our first settings pull
+    for (const s of sides) {
+      const d = docs.get(s)!;
+      const t0 = performance.now();
+      const wait = s.diagnostics(d.uri, 1);
+      s.open(d.uri, d.text);
+      await wait;
+      rec(s).openMs = round(performance.now() - t0);
+    }
+
+    // didChange -> publishDiagnostics, interleaved; CPU per edit
+    const editLoop = async (n: number, warm: number) => {
+      const lat = new Map<Server, number[]>(sides.map((s) => [s, []]));
+      const cpu = new Map<Server, number>(sides.map((s) => [s, 0]));
+      for (let i = 0; i < n + warm; i++) {
+        for (const s of sides) {
+          const d = docs.get(s)!;
+          const c0 = s.stat().cpuMs;
+          const t0 = performance.now();
+          const v = d.edit(i);
+          await s.diagnostics(d.uri, v);
+          const ms = performance.now() - t0;
+          if (i >= warm) {
+            lat.get(s)!.push(ms);
+            cpu.set(s, cpu.get(s)! + s.stat().cpuMs - c0);
+          }
+        }
+      }
+      return { lat, cpu };
+    };
+    const n = edits(lines);
+    const zero = await editLoop(n, WARMUP_EDITS);
+    for (const s of sides) {
+      rec(s).diagnosticsAfterEdit = dist(zero.lat.get(s)!);
+      rec(s).cpuPerEditMs = round(zero.cpu.get(s)! / n);
+    }
+
+    // hover as the first request on a new version (the edit's analysis may still run)
+    const afterEdit = new Map<Server, number[]>(sides.map((s) => [s, []]));
+    for (let i = 0; i < Math.min(n, 12); i++) {
+      for (const s of sides) {
+        const d = docs.get(s)!;
+        const v = d.edit(i + 1);
+        const t0 = performance.now();
+        const h = await d.hover(d.hoverSpots[i % d.hoverSpots.length]);
+        afterEdit.get(s)!.push(performance.now() - t0);
+        if (!h) throw new Error(`${s.name}: no hover after an edit`);
+        await s.diagnostics(d.uri, v);
+      }
+    }
+    for (const s of sides) rec(s).hoverAfterEdit = dist(afterEdit.get(s)!);
+
+    // hover the first time at a spot on a settled version, then repeated at the same spots
+    await new Promise((r) => setTimeout(r, 50));
+    const first = new Map<Server, number[]>(sides.map((s) => [s, []]));
+    const again = new Map<Server, number[]>(sides.map((s) => [s, []]));
+    for (const s of sides) docs.get(s)!.edit(3); // a fresh version: nothing hovered on it yet
+    for (const s of sides) await s.diagnostics(docs.get(s)!.uri, docs.get(s)!.version);
+    for (let i = 0; i < HOVER_SPOTS; i++) {
+      for (const s of sides) {
+        const d = docs.get(s)!;
+        const o = d.hoverSpots[(i * 5) % d.hoverSpots.length];
+        const t0 = performance.now();
+        await d.hover(o);
+        first.get(s)!.push(performance.now() - t0);
+      }
+    }
+    for (let r = 0; r < 4; r++) {
+      for (let i = 0; i < HOVER_SPOTS; i++) {
+        for (const s of sides) {
+          const d = docs.get(s)!;
+          const t0 = performance.now();
+          await d.hover(d.hoverSpots[i]);
+          again.get(s)!.push(performance.now() - t0);
+        }
+      }
+    }
+    for (const s of sides) {
+      rec(s).hoverFirst = dist(first.get(s)!);
+      rec(s).hoverRepeated = dist(again.get(s)!);
+    }
+
+    // completion in the middle of the file
+    const comp = new Map<Server, number[]>(sides.map((s) => [s, []]));
+    for (let i = 0; i < 24; i++) {
+      for (const s of sides) {
+        const d = docs.get(s)!;
+        const t0 = performance.now();
+        const r = await s.request<{ items: unknown[] } | unknown[] | null>('textDocument/completion', { textDocument: { uri: d.uri }, position: d.pos(d.completionSpot) });
+        const ms = performance.now() - t0;
+        const count = Array.isArray(r) ? r.length : (r?.items.length ?? 0);
+        if (count === 0) throw new Error(`${s.name}: no completion`);
+        if (i >= 4) comp.get(s)!.push(ms);
+      }
+    }
+    for (const s of sides) rec(s).completion = dist(comp.get(s)!);
+
+    // the default settings (debounce 150 ms): what a user waits after a keystroke
+    ours.configure({});
+    await new Promise((r) => setTimeout(r, 300));
+    await ours.diagnostics(docs.get(ours)!.uri, docs.get(ours)!.version);
+    const dflt = await editLoop(Math.max(6, Math.floor(n / 2)), 1);
+    for (const s of sides) rec(s).diagnosticsAfterEditDefault = dist(dflt.lat.get(s)!);
+
+    for (const s of sides) {
+      const st = s.stat();
+      rec(s).rssMb = st.rssMb;
+      rec(s).peakRssMb = st.peakMb;
+    }
+  } finally {
+    for (const s of sides) await s.stop();
+  }
+  return { lines, ours: rec(ours) as Side, ...(mlir ? { mlir: rec(mlir) as Side } : {}) };
+}
+
+function ratio(a: number, b: number | undefined): string {
+  return b === undefined || !Number.isFinite(b) || b === 0 ? '–' : `${(a / b).toFixed(1)}x`;
+}
+
+async function main(): Promise<void> {
+  if (!existsSync(join(ROOT, 'dist/server.js'))) spawnSync(process.execPath, ['scripts/build.mjs'], { cwd: ROOT, stdio: 'inherit' });
+  const mlirAvailable = spawnSync(MLIR_LSP, ['--version'], { encoding: 'utf8' }).status === 0;
+  if (!mlirAvailable) console.log(`(${MLIR_LSP} not found: only our numbers)`);
+  const started = performance.now();
+  const runs = [];
+  for (const lines of LINES) {
+    console.log(`== ${lines} lines`);
+    runs.push(await measure(lines, mlirAvailable));
+  }
+  const rows: [string, (s: Side) => number][] = [
+    ['didChange → publishDiagnostics p50, debounce 0 (ms)', (s) => s.diagnosticsAfterEdit.p50],
+    ['didChange → publishDiagnostics p95, debounce 0 (ms)', (s) => s.diagnosticsAfterEdit.p95],
+    ['didChange → publishDiagnostics p50, default settings (ms)', (s) => s.diagnosticsAfterEditDefault.p50],
+    ['didChange → publishDiagnostics p95, default settings (ms)', (s) => s.diagnosticsAfterEditDefault.p95],
+    ['server CPU per edit (ms)', (s) => s.cpuPerEditMs],
+    ['hover right after an edit p50 (ms)', (s) => s.hoverAfterEdit.p50],
+    ['hover right after an edit p95 (ms)', (s) => s.hoverAfterEdit.p95],
+    ['hover first time p50 (ms)', (s) => s.hoverFirst.p50],
+    ['hover first time p95 (ms)', (s) => s.hoverFirst.p95],
+    ['hover repeated p50 (ms)', (s) => s.hoverRepeated.p50],
+    ['hover repeated p95 (ms)', (s) => s.hoverRepeated.p95],
+    ['completion p50 (ms)', (s) => s.completion.p50],
+    ['completion p95 (ms)', (s) => s.completion.p95],
+    ['didOpen → first diagnostics (ms)', (s) => s.openMs],
+    ['initialize → result (ms)', (s) => s.initializeMs],
+    ['RSS after the run (MB)', (s) => s.rssMb],
+    ['peak RSS (MB)', (s) => s.peakRssMb],
+  ];
+  let md = `| metric | ${runs.map((r) => `${r.lines.toLocaleString('en')} lines: ours / MLIR / ratio`).join(' | ')} |\n|---|${runs.map(() => '---|').join('')}\n`;
+  for (const [name, f] of rows) {
+    md += `| ${name} | ${runs.map((r) => `${round(f(r.ours))} / ${r.mlir ? round(f(r.mlir)) : '–'} / ${ratio(f(r.ours), r.mlir && f(r.mlir))}`).join(' | ')} |\n`;
+  }
+  console.log('\n' + md);
+  const wall = round((performance.now() - started) / 1000);
+  console.log(`(${wall} s; ours = node dist/server.js --stdio, MLIR = ${MLIR_LSP}; CPU from /proc in ${TICK_MS} ms ticks)`);
+  const result = {
+    bench: 'lsp-vs-mlir',
+    date: new Date().toISOString(),
+    node: process.version,
+    cpu: cpus()[0]?.model ?? 'unknown',
+    cores: cpus().length,
+    loadAverage1m: round(loadavg()[0]),
+    mlirServer: mlirAvailable ? MLIR_LSP : null,
+    wallSeconds: wall,
+    runs,
+  };
+  mkdirSync(join(ROOT, 'bench/results'), { recursive: true });
+  writeFileSync(join(ROOT, 'bench/results/lsp-vs-mlir.json'), JSON.stringify(result, null, 2) + '\n');
+  writeFileSync(join(ROOT, 'bench/results/lsp-vs-mlir.md'), `# Language server latency: ours vs ${MLIR_LSP}\n\n${result.date}, ${result.cpu}, ${result.cores} cores, load ${result.loadAverage1m}\n\n${md}`);
+  updateReadme(runs);
+}
+
+function updateReadme(runs: { lines: number; ours: Side; mlir?: Side }[]): void {
+  const path = join(ROOT, 'bench/results/README.md');
+  if (!existsSync(path)) return;
+  const cells = runs.map((r) => `${r.lines}: edit p50 ${r.ours.diagnosticsAfterEdit.p50} vs ${r.mlir?.diagnosticsAfterEdit.p50 ?? '–'} ms, open ${r.ours.openMs} vs ${r.mlir?.openMs ?? '–'} ms`).join('; ');
+  const row = `| lsp-vs-mlir | ${new Date().toISOString().slice(0, 10)} | ours vs mlir-lsp-server-22 (debounce 0): ${cells} | lsp-vs-mlir.json, lsp-vs-mlir.md |`;
+  const lines = readFileSync(path, 'utf8').split('\n').filter((l) => !l.startsWith('| lsp-vs-mlir |'));
+  writeFileSync(path, lines.join('\n').replace(/\n*$/, '\n') + row + '\n');
+}
+
+await main();
