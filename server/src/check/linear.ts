@@ -213,15 +213,22 @@ export function legoAsLinear(name: string, decl: ast.LayoutDecl, L: A.Layout, en
   }
   const total = shape.reduce((a, b) => a + Math.log2(b), 0);
   if (total > 30) return { ...base, problem: `2^${total} elements is too large (at most 2^30)` };
+  try {
+    return legoClassify(base, L, env, shape, total);
+  } catch (e) {
+    if (e instanceof A.AlgebraError || e instanceof F.F2Error) return { ...base, problem: e.message };
+    throw e;
+  }
+}
+
+function legoClassify(base: LinearModel, L: A.Layout, env: A.Env, shape: number[], total: number): LinearModel {
   const p = A.prepare(L, env);
   const outs = shape.map((s, d) => ({ name: `dim${d}`, size: s }));
   const f = (x: number) => A.invPrepared(p, x);
   const lego = { layout: L, env, shape };
   if (!hasGenP(L)) {
-    const shell = new F.LinearLayout([], outs);
     const bases = Array.from({ length: total }, (_, k) => f(2 ** k));
     const layout = new F.LinearLayout([{ name: F.OFFSET, bases }], outs);
-    void shell;
     if (layout.isPermutation() && f(0).every((c) => c === 0)) return { ...base, lego, layout, class: 'bit permutation', checked: 'by construction' };
   }
   const c = F.classifyFunction(F.OFFSET, total, outs, f);
@@ -315,9 +322,14 @@ export function accessConflicts(dist: F.LinearLayout, mem: LinearModel, elemByte
   if (shape.length !== dist.outs.length || shape.some((s, d) => s !== dist.outs[d].size)) {
     throw new F.F2Error(`shapes differ: thread layout [${dist.shape.join(', ')}], memory layout [${shape.join(', ')}]`);
   }
-  const p = A.prepare(layout, env);
-  const offsetOf = (c: number[]) => A.applyPrepared(p, c);
-  return { ...bruteAccess(dist, offsetOf, elemBytes, vec), brute: true };
+  try {
+    const p = A.prepare(layout, env);
+    const offsetOf = (c: number[]) => A.applyPrepared(p, c);
+    return { ...bruteAccess(dist, offsetOf, elemBytes, vec), brute: true };
+  } catch (e) {
+    if (e instanceof A.AlgebraError) throw new F.F2Error(e.message);
+    throw e;
+  }
 }
 
 /** Brute-force access of a distributed layout through any offset function; the vector is checked per access. */

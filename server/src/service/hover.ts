@@ -15,6 +15,7 @@ import { tokenAt } from './navigation.js';
 import type { Settings } from './settings.js';
 import type { SymbolDef } from './symbols.js';
 import { layoutHover, queryHover } from './layout-info.js';
+import { legoLinearFacts, linearHover } from './linear-hover.js';
 import { envOf, oneLine, valueOf } from './values.js';
 
 export interface HoverResult {
@@ -108,9 +109,11 @@ function describeSymbol(doc: LayoutDocument, def: SymbolDef, settings: Settings)
       lines.push('', usesLine);
       return lines.join('\n');
     }
+    case 'linear': return linearHover(doc, def.name);
     case 'layout': {
       const info = layoutHover(doc, def, settings);
-      if (info) return info;
+      const f2 = legoLinearFacts(doc, def.name);
+      if (info) return f2 ? `${info}\n\n${f2}` : info;
       const d = def.container as ast.LayoutDecl;
       return `**layout** \`${def.name}\`\n\n\`\`\`layout\n${src(d.value.range)}\n\`\`\`\n\n${usesLine}`;
     }
