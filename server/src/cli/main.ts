@@ -7,8 +7,9 @@ import { registerCheck } from './check.js';
 import { registerEmit } from './emit.js';
 import { registerEval } from './eval.js';
 import { registerExpr } from './expr.js';
+import { registerFmt } from './fmt.js';
 
-const subcommands: ((program: Command) => void)[] = [registerCheck, registerEmit, registerEval, registerExpr];
+const subcommands: ((program: Command) => void)[] = [registerCheck, registerEmit, registerEval, registerExpr, registerFmt];
 
 export function buildProgram(): Command {
   const program = new Command('layout')
