@@ -8,8 +8,9 @@ import { registerEmit } from './emit.js';
 import { registerEval } from './eval.js';
 import { registerExpr } from './expr.js';
 import { registerFmt } from './fmt.js';
+import { registerShow } from './show.js';
 
-const subcommands: ((program: Command) => void)[] = [registerCheck, registerEmit, registerEval, registerExpr, registerFmt];
+const subcommands: ((program: Command) => void)[] = [registerCheck, registerEmit, registerEval, registerExpr, registerFmt, registerShow];
 
 export function buildProgram(): Command {
   const program = new Command('layout')
