@@ -383,6 +383,7 @@ class Resolver {
       severity: 'error',
       message: s ? `unknown name '${name}' (did you mean '${s}'?)` : `unknown name '${name}'`,
       range: node.range,
+      ...(s ? { fixes: [{ title: `Change to '${s}'`, edits: [{ range: node.range, newText: s }] }] } : {}),
     });
   }
 
@@ -395,6 +396,7 @@ class Resolver {
         ? `unknown schedule primitive '${id.name}' (did you mean '${s}'?)`
         : `unknown schedule primitive '${id.name}': expected one of ${PRIMITIVES.join(', ')}`,
       range: id.range,
+      ...(s ? { fixes: [{ title: `Change to '${s}'`, edits: [{ range: id.range, newText: s }] }] } : {}),
     });
   }
 }
