@@ -84,6 +84,13 @@ function elaborateClosure(doc: LayoutDocument, m: DocModels, decl: ast.Decl, ove
   if (start === undefined) return { model: el.model, diagnostics: [] };
   const closure = new Set<number>([start]);
   const stack = [start];
+  // file-level facts (`assume`) cover every query: elaborate them with the declaration
+  decls.forEach((d, j) => {
+    if (d.kind === 'Assume' && !closure.has(j)) {
+      closure.add(j);
+      stack.push(j);
+    }
+  });
   while (stack.length) {
     const j = stack.pop()!;
     for (const n of declNames(decls[j]).uses) {

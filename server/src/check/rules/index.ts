@@ -9,6 +9,7 @@ import { checkSizes } from './size.js';
 import { checkTiles } from './tile.js';
 import { FileIndex, type Rule, type RuleContext, type RuleOptions, type RuleRun } from './types.js';
 import { checkUnused } from './unused.js';
+import { checkLegoMutation } from './lego-mutation.js';
 import type { Model } from '../elaborate-model.js';
 import { Scenarios } from '../scenario.js';
 
@@ -22,6 +23,7 @@ export const DEFAULT_BUDGET = 1 << 24;
 
 export const rules: readonly Rule[] = [
   { family: 'unused', codes: ['unused/param', 'unused/layout', 'unused/perm', 'unused/let'], category: 'fast', global: true, run: (c) => ({ diagnostics: checkUnused(c) }) },
+  { family: 'lego', codes: ['lego/mutated-receiver'], category: 'fast', global: true, run: (c) => ({ diagnostics: checkLegoMutation(c) }) },
   { family: 'size', codes: ['size/groupby-mismatch', 'size/tile-mismatch', 'size/rank-mismatch'], category: 'fast', run: (c) => ({ diagnostics: checkSizes(c) }) },
   { family: 'query', codes: ['query/arity', 'query/out-of-range'], category: 'fast', run: (c) => ({ diagnostics: checkQueries(c) }) },
   { family: 'tile', codes: ['tile/not-divisible'], category: 'fast', run: (c) => ({ diagnostics: checkTiles(c) }) },
