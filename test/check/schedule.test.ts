@@ -184,7 +184,7 @@ test('names the grammar already reports stay quiet; without quiet mode they are 
   const loud = show(text, checkSchedule(decl, env, { quietUndefinedNames: false })).slice(0, 2);
   assert.deepEqual(loud, [
     { code: 'schedule/arg-not-constant', severity: 'error', message: 'tile size 2 of tileForGrids: unknown name `BQ`', at: 'BQ' },
-    { code: 'schedule/unknown-primitive', severity: 'error', message: '`tilee` is not a schedule primitive; expected one of findOp, tileForGrids, tile, fuse, promote, parallelizeForThreads, parallelizeForBlocks, vectorize, unroll, bufferize (did you mean `tile`?)', at: 'tilee' },
+    { code: 'schedule/unknown-primitive', severity: 'error', message: '`tilee` is not a schedule primitive; expected one of findOp, tileForGrids, tile, fuse, promote, parallelizeForThreads, parallelizeForBlocks, vectorize, unroll, bufferize, parallelizeForWarps, mma, asyncCopy, multibuffer, pipeline, swizzleShared (did you mean `tile`?)', at: 'tilee' },
   ]);
 });
 

@@ -126,7 +126,7 @@ export function scheduleEnvFromFile(file: File, fileName?: string): ScheduleEnv 
   const env: ScheduleEnv = { params, lets, declared, file: fileName };
   for (const d of file.decls) {
     if (d.kind === 'Param') d.items.forEach((it) => declared.add(it.name.name));
-    else declared.add(d.name.name);
+    else if (d.kind !== 'Assume') declared.add(d.name.name);
     if (d.kind === 'Param') {
       for (const item of d.items) {
         const v = evalIntExpr(item.value, envLookup(env));
