@@ -347,7 +347,7 @@ test('describeStep: figures and transform ops for hovers', () => {
     '',
     '- A: 128 x 32 f32 = 16384 B; copied by 256 threads, 4 x 4 elements each (4-wide vectors)',
     '- B: 32 x 128 f32 = 16384 B; copied by 256 threads, 4 x 4 elements each (4-wide vectors)',
-    '- shared memory per block: 32768 B of 232448 B (227 KB) on sm_90',
+    '- shared memory per block: 32768 B of 49152 B (48 KB) static, 232448 B (227 KB) with dynamic opt-in, on sm_90',
     '',
     'Becomes: `transform.structured.pad`, `transform.structured.gpu.map_copy_to_threads`, `transform.structured.bufferize_to_allocation`, `transform.memref.alloca_to_global`',
   ].join('\n'));

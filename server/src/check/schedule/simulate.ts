@@ -123,7 +123,8 @@ export function analyzeSchedule(spec: ScheduleSpec, opts: AnalyzeOptions = {}): 
     let good = true;
     if (p.target === 'gpu' && !isGpu) {
       out.push(diag('needs-gpu', 'error',
-        `${s.primitive} maps work to GPU ${s.primitive === 'promote' ? 'shared memory' : s.primitive === 'parallelizeForThreads' ? 'threads' : 'blocks'}, but this schedule targets the CPU; name a GPU with \`on sm_90\``,
+        `${s.primitive} maps work to GPU ${s.primitive === 'promote' ? 'shared memory' : s.primitive === 'parallelizeForThreads' ? 'threads'
+          : s.primitive === 'parallelizeForWarps' ? 'warps' : TENSOR_CORE_PRIMITIVES.has(s.primitive) ? 'tensor cores' : 'blocks'}, but this schedule targets the CPU; name a GPU with \`on sm_90\``,
         s.primitiveRange));
       good = false;
     }
@@ -207,7 +208,8 @@ export function analyzeSchedule(spec: ScheduleSpec, opts: AnalyzeOptions = {}): 
       }
     }
   }
-  if (isGpu) tensorCoreStructure(spec, seen, out);
+  // (with malformed steps left out of the spec, a missing mma would only be a consequence)
+  if (isGpu && !opts.structureOnly) tensorCoreStructure(spec, seen, out);
   if (!seen.get('bufferize') && handle) {
     out.push(diag('missing-step', 'warning', `schedule \`${spec.name}\` does not bufferize(); the generated script bufferizes at the end`, spec.ranges?.name));
   }
@@ -315,6 +317,7 @@ export function analyzeSchedule(spec: ScheduleSpec, opts: AnalyzeOptions = {}): 
           promoted.push(p);
         });
         promoted.sort((a, b) => a.index - b.index);
+        if (tensorCore && isGpu) checkCopyVectors(spec, promoted, s.argRanges?.[1] ?? s.range, out);
         f.promoted = promoted;
         promoteStep = s; promoteIndex = i;
         break;
@@ -428,7 +431,6 @@ export function analyzeSchedule(spec: ScheduleSpec, opts: AnalyzeOptions = {}): 
       const st = stages > 1 ? `${stages} stages x (${parts})` : parts;
       const total = `${st}${un}: ${sharedBytes} B of shared memory per block`;
       const r = promoteStep!.argRanges?.[1] ?? promoteStep!.range;
-      if (tensorCore) checkCopyVectors(spec, promoted, r, out);
       if (sharedBytes > g.sharedMemOptInBytes) {
         out.push(diag('shared-memory', 'error', `promote needs ${total}, more than the ${g.sharedMemOptInBytes} B (${formatBytes(g.sharedMemOptInBytes)}) a block can have on ${g.name}`, r));
       } else if (sharedBytes > g.sharedMemDefaultBytes) {
