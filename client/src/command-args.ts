@@ -1,9 +1,18 @@
 // What the extension's commands are called with, and what they tell the user. Pure: no VS Code import,
 // so it is unit-tested without VS Code (test/client/client-logic.test.ts).
-import { EMIT_TARGETS } from '../../server/src/lsp/protocol.js';
+import { EMIT_COMMAND, EMIT_TARGETS } from '../../server/src/lsp/protocol.js';
 import type { EmitArgs, EmitResult, EmitTarget, ProtocolPosition } from '../../server/src/lsp/protocol.js';
 
 export const EMIT_LABEL: Record<EmitTarget, string> = { triton: 'Triton', cuda: 'CUDA', mlir: 'MLIR' };
+
+/** What emitting says in a workspace that is not trusted (emitting writes files). */
+export const UNTRUSTED_EMIT = 'Layout: emitting writes files, so it is off until you trust this workspace.';
+
+/** Code lenses as the client shows them: none when turned off; without the emit lenses in an untrusted workspace. */
+export function visibleLenses<T extends { command?: { command: string } }>(lenses: readonly T[] | null | undefined, enabled: boolean, trusted: boolean): T[] {
+  if (!enabled || !lenses) return [];
+  return trusted ? [...lenses] : lenses.filter((l) => l.command?.command !== EMIT_COMMAND);
+}
 
 const isPosition = (p: unknown): p is ProtocolPosition => {
   const q = p as ProtocolPosition | null;
@@ -62,4 +71,26 @@ export function parseShowLayoutArg(arg: unknown): ShowLayoutRequest {
     return { kind: 'layout', uri: a.uri, ...(name ? { name } : {}), ...(position ? { position } : {}) };
   }
   return { kind: 'cursor' };
+}
+
+/** A document symbol with its detail (the server's outline: a kernel's is `target triton ...`). */
+export interface SymbolWithDetail {
+  name: string;
+  detail?: string;
+  kind?: number;
+}
+
+/**
+ * The targets the file's blocks emit, from the server's document symbols: a kernel's detail is `target T ...`,
+ * a schedule's `for linalg.OP(...) ...` (schedules emit MLIR).
+ */
+export function emitTargetsOfSymbols(symbols: readonly SymbolWithDetail[] | undefined): EmitTarget[] {
+  const set = new Set<EmitTarget>();
+  for (const s of symbols ?? []) {
+    const d = typeof s.detail === 'string' ? s.detail : '';
+    const m = /^target (triton|cuda|mlir)\b/.exec(d);
+    if (m) set.add(m[1] as EmitTarget);
+    else if (/^for [\w.]+\(/.test(d)) set.add('mlir');
+  }
+  return EMIT_TARGETS.filter((t) => set.has(t));
 }

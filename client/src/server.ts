@@ -8,7 +8,7 @@ import type { LanguageClientOptions, ServerOptions } from 'vscode-languageclient
 import { EMIT_COMMAND } from '../../server/src/lsp/protocol.js';
 import { RestartPolicy } from './restart-policy.js';
 import type { ServerStatus } from './status.js';
-import { checkEmitArgs } from './command-args.js';
+import { UNTRUSTED_EMIT, checkEmitArgs, visibleLenses } from './command-args.js';
 import { emitFailed, presentEmit } from './emit.js';
 import { notify } from './notify.js';
 
@@ -53,8 +53,18 @@ export class LayoutServer implements vscode.Disposable {
       outputChannel: this.log,
       traceOutputChannel: this.log,
       middleware: {
+        // `layout.codeLens.enabled`; no emit lenses where emitting is off (an untrusted workspace)
+        provideCodeLenses: async (document, token, next) => {
+          const enabled = vscode.workspace.getConfiguration('layout', document.uri).get<boolean>('codeLens.enabled', true);
+          if (!enabled) return [];
+          return visibleLenses(await next(document, token), enabled, vscode.workspace.isTrusted);
+        },
         // a code lens or source action runs `layout.emit` as a VS Code command: show what it wrote
         executeCommand: async (command, args, next) => {
+          if (command === EMIT_COMMAND && !vscode.workspace.isTrusted) {
+            void notify('info', UNTRUSTED_EMIT);
+            return undefined;
+          }
           const emitArgs = command === EMIT_COMMAND ? checkEmitArgs(args[0]) : undefined;
           if (!emitArgs) return next(command, args);
           let answer: unknown;
@@ -64,7 +74,7 @@ export class LayoutServer implements vscode.Disposable {
             emitFailed(emitArgs, err, this.log);
             return undefined;
           }
-          return presentEmit(emitArgs, answer, this.log);
+          return presentEmit(emitArgs, answer, this.log, (forced) => next(command, [forced, ...args.slice(1)]));
         },
       },
       errorHandler: {

@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { parse } from '../../grammar/src/index.js';
 import type { ScheduleDecl } from '../../grammar/src/ast.js';
 import type { Diagnostic } from '../../grammar/src/diagnostic.js';
-import { analyzeSchedule, checkSchedule, describeStep, resolveSchedule, envLookup, scheduleEnvFromFile } from '../../server/src/check/schedule/index.js';
+import { analyzeSchedule, argValues, checkSchedule, describeStep, resolveSchedule, scheduleEnvFromFile } from '../../server/src/check/schedule/index.js';
 import { estimateRegisters } from '../../server/src/check/schedule/tensorcore.js';
 
 const HEADER = `param M = 4096, N = 4096, K = 4096
@@ -15,12 +15,12 @@ param BM = 128, BN = 128, BK = 32, WM = 2, WN = 2, D = 3
 `;
 const HEAD = 'schedule g for linalg.matmul(M, N, K) : f16 x f16 -> f32 on sm_90';
 
-function load(text: string): { decl: ScheduleDecl; env: ReturnType<typeof scheduleEnvFromFile> } {
+function load(text: string, overrides?: ReadonlyMap<string, bigint>): { decl: ScheduleDecl; env: ReturnType<typeof scheduleEnvFromFile> } {
   const r = parse(text);
   assert.deepEqual(r.diagnostics.filter((d) => d.severity === 'error'), []);
   const decl = r.file.decls.find((d): d is ScheduleDecl => d.kind === 'Schedule');
   assert.ok(decl);
-  return { decl, env: scheduleEnvFromFile(r.file, 'tc.layout') };
+  return { decl, env: scheduleEnvFromFile(r.file, 'tc.layout', overrides) };
 }
 function show(text: string, ds: Diagnostic[]): [string, string, string][] {
   return ds.map((d) => [d.code, d.message, text.slice(d.range.start, d.range.end)]);
@@ -47,7 +47,7 @@ test('the tensor-core schedule has no diagnostics; its plan has the figures of t
   assert.deepEqual(check(GOOD), []);
   const text = `${HEADER}${HEAD} {\n${GOOD}\n}\n`;
   const { decl, env } = load(text);
-  const r = resolveSchedule(decl, envLookup(env));
+  const r = resolveSchedule(decl, argValues(env));
   assert.equal(r.spec!.elementType, 'f16');
   assert.equal(r.spec!.accType, 'f32');
   const plan = analyzeSchedule(r.spec!).plan!;
@@ -76,7 +76,7 @@ test('element types: default f32, every figure uses the real width (promote of f
   bufferize()`;
   const bytes = (head: string): number => {
     const { decl, env } = load(`${HEADER}${head} {\n${simt}\n}\n`);
-    return analyzeSchedule(resolveSchedule(decl, envLookup(env)).spec!).plan!.sharedBytes;
+    return analyzeSchedule(resolveSchedule(decl, argValues(env)).spec!).plan!.sharedBytes;
   };
   assert.equal(bytes('schedule g for linalg.matmul(M, N, K) on sm_90'), (128 * 32 + 32 * 128) * 4);
   assert.equal(bytes('schedule g for linalg.matmul(M, N, K) : f32 x f32 -> f32 on sm_90'), (128 * 32 + 32 * 128) * 4);
@@ -196,7 +196,8 @@ test('examples/gemm-tensorcore.layout: no diagnostics for either tuning candidat
   const { decl, env } = load(text);
   assert.deepEqual(checkSchedule(decl, env), []);
   const figures = [0n, 1n].map((v) => {
-    const spec = resolveSchedule(decl, envLookup(env, new Map([['V', v]]))).spec!;
+    const o = load(text, new Map([['V', v]]));
+    const spec = resolveSchedule(o.decl, argValues(o.env)).spec!;
     const plan = analyzeSchedule(spec).plan!;
     return [plan.facts[1].tileSizes, plan.facts[2].tileSizes, plan.tensorCore!.warps, plan.stages, plan.sharedBytes, plan.tensorCore!.registers.total];
   });

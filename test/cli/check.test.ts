@@ -56,7 +56,7 @@ test('--json: one array of {file, line, column, endLine, endColumn, severity, co
 
 test('every example checks with no error', () => {
   const files = readdirSync(join(root, 'examples')).filter((f) => f.endsWith('.layout')).map((f) => join(root, 'examples', f));
-  assert.equal(files.length, 6);
+  assert.equal(files.length, 7);
   const r = layout('check', '--json', ...files);
   assert.equal(r.err, '');
   assert.deepEqual(JSON.parse(r.out).filter((d: { severity: string }) => d.severity === 'error'), []);

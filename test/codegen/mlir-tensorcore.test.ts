@@ -10,7 +10,9 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { envLookup, resolveSchedule } from '../../server/src/check/schedule/index.js';
+import { argValues, resolveSchedule, scheduleEnvFromFile } from '../../server/src/check/schedule/index.js';
+import { parse } from '../../grammar/src/index.js';
+import type { ScheduleDecl } from '../../grammar/src/ast.js';
 import { emitCpuCheck, emitSchedule, fromAst, CPU_CHECK_ENTRY, type ScheduleSpec } from '../../server/src/codegen/mlir/index.js';
 import { applySchedule, findMlirToolchain, lowerToPtx, parsePrinted, runOnCpu, verify, type MlirToolchain } from '../../server/src/codegen/mlir/tools.js';
 import { scheduleOf } from './mlir-fixtures.js';
@@ -40,8 +42,9 @@ function ptxas(ptx: string): { registers: number; smem: number; spills: number }
 
 const EXAMPLE = readFileSync('examples/gemm-tensorcore.layout', 'utf8');
 function exampleSpec(v: bigint): ScheduleSpec {
-  const { decl, env } = scheduleOf(EXAMPLE);
-  const r = fromAst(decl, { ...env, params: new Map([...env.params, ['V', { value: v }]]) });
+  const file = parse(EXAMPLE).file;
+  const decl = file.decls.find((d): d is ScheduleDecl => d.kind === 'Schedule')!;
+  const r = fromAst(decl, scheduleEnvFromFile(file, 'examples/gemm-tensorcore.layout', new Map([['V', v]])));
   assert.deepEqual(r.diagnostics, []);
   return r.spec!;
 }
@@ -130,7 +133,7 @@ schedule tcs for linalg.matmul(M, N, K) : f16 x f16 -> ${acc} on sm_90 {
 }
 `;
     const { decl, env } = scheduleOf(text);
-    const spec = resolveSchedule(decl, envLookup(env)).spec!;
+    const spec = resolveSchedule(decl, argValues(env)).spec!;
     const e = emitSchedule(spec);
     assert.ok(e.ok);
     const cpu = emitCpuCheck(spec);

@@ -143,4 +143,24 @@ describe('layouts', () => {
     assert.match(bad.error, /^layout Bad cannot be evaluated/);
     assert.equal(await c.request('layout/picture', { uri, position: { line: 0, character: 7 } }), null);
   });
+
+  test('layout/picture: levels, params, and drawing at other params\' values (overrides)', async () => {
+    type P = { logicalDims: number[]; levels?: number[][]; params?: unknown[]; cells: unknown[]; totalCells: number; checkedCells?: number };
+    const a = await c.request<P>('layout/picture', { uri, position: { line: 2, character: 7 } });
+    assert.deepEqual([a.logicalDims, a.levels, a.totalCells, a.checkedCells], [[4, 2, 16, 16], [[4, 2], [16, 16]], 2048, 2048]);
+    assert.deepEqual(a.params, [
+      { name: 'M', value: 64, declared: 64 }, { name: 'K', value: 32, declared: 32 },
+      { name: 'BM', value: 16, declared: 16 }, { name: 'BK', value: 16, declared: 16 },
+    ]);
+    const small = await c.request<P>('layout/picture', { uri, position: { line: 0, character: 0 }, name: 'A', overrides: { M: 8, K: 8, BM: 4, BK: 4 } });
+    assert.deepEqual([small.logicalDims, small.levels, small.totalCells, small.cells.length], [[2, 2, 4, 4], [[2, 2], [4, 4]], 64, 64]);
+    assert.deepEqual(small.params, [
+      { name: 'M', value: 8, declared: 64 }, { name: 'K', value: 8, declared: 32 },
+      { name: 'BM', value: 4, declared: 16 }, { name: 'BK', value: 4, declared: 16 },
+    ]);
+    const wrong = await c.request<{ error: string }>('layout/picture', { uri, position: { line: 0, character: 0 }, name: 'A', overrides: { Q: 1 } });
+    assert.deepEqual(wrong, { error: 'there is no param Q' });
+    const zero = await c.request<{ error: string }>('layout/picture', { uri, position: { line: 0, character: 0 }, name: 'A', overrides: { BM: 0 } });
+    assert.match(zero.error, /^layout A cannot be evaluated with BM = 0: /);
+  });
 });

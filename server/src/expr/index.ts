@@ -20,3 +20,4 @@ export { type Facts, simplify, proveNonNeg } from './simplify.js';
 export { countOps, PrintError } from './ptree.js';
 export { printC, printPython, printTriton } from './print-text.js';
 export { printMlir } from './print-mlir.js';
+export { type SharedText, type SharedOptions, printShared, countOpsShared } from './shared.js';

@@ -14,8 +14,8 @@ import { constructor as builtinConstructor, method as builtinMethod, signatureLa
 import { tokenAt } from './navigation.js';
 import type { Settings } from './settings.js';
 import type { SymbolDef } from './symbols.js';
-import { layoutHover, queryHover } from './layout-info.js';
-import { envOf, oneLine, valueOf } from './values.js';
+import { layoutHover, oneLine, queryHover } from './layout-info.js';
+import { declaredValue, scheduleEnvOfDecl } from './elaboration.js';
 
 export interface HoverResult {
   range: ast.Range;
@@ -43,7 +43,7 @@ export function hover(doc: LayoutDocument, offset: number, settings: Settings): 
   // a schedule step's primitive
   const step = path.find((n): n is ast.ScheduleStep => n.kind === 'Step');
   if (step && decl?.kind === 'Schedule' && within(step.primitive.range, offset)) {
-    const md = safe(() => describeStep(decl, step, envOf(doc)));
+    const md = safe(() => describeStep(decl, step, scheduleEnvOfDecl(doc, decl)));
     return md ? { range: step.primitive.range, markdown: md } : undefined;
   }
   // a method: `.TileBy`, `.inv`
@@ -93,8 +93,9 @@ function describeSymbol(doc: LayoutDocument, def: SymbolDef, settings: Settings)
       const item = findParamItem(doc.file, def);
       if (!item) return undefined;
       const lines = [`**${def.kind}** \`${def.name}\` = \`${oneLine(src(item.value.range))}\``];
-      const v = valueOf(doc, def.name);
+      const v = declaredValue(doc, def.container as ast.ParamDecl, item);
       if (v !== undefined && item.value.kind !== 'Int') lines.push('', `value: \`${v}\``);
+      if (doc.symbols.resolution.globals.get(def.name)?.ident !== def.definition.ident) lines.push('', `a second declaration of \`${def.name}\`: the first one is the one used`);
       if (item.candidates) lines.push('', `tuning candidates: ${item.candidates.items.map((c) => `\`${oneLine(src(c.range))}\``).join(', ')}`);
       lines.push('', def.kind === 'const' ? 'folded into generated expressions' : 'stays symbolic in generated expressions', '', usesLine);
       return lines.join('\n');
@@ -103,7 +104,7 @@ function describeSymbol(doc: LayoutDocument, def: SymbolDef, settings: Settings)
       const d = def.container as ast.LetDecl | undefined;
       if (!d || d.kind !== 'Let') return undefined;
       const lines = [`**let** \`${def.name}\` = \`${oneLine(src(d.value.range))}\``];
-      const v = valueOf(doc, def.name);
+      const v = declaredValue(doc, d);
       if (v !== undefined) lines.push('', `value: \`${v}\` (at the params' values)`);
       lines.push('', usesLine);
       return lines.join('\n');

@@ -9,11 +9,11 @@ import { checkSizes } from './size.js';
 import { checkTiles } from './tile.js';
 import { FileIndex, type Rule, type RuleContext, type RuleOptions, type RuleRun } from './types.js';
 import { checkUnused } from './unused.js';
-import { Values } from './values.js';
+import type { Model } from '../elaborate-model.js';
+import { Scenarios } from '../scenario.js';
 
 export type { Rule, RuleCategory, RuleContext, RuleOptions, RuleRun } from './types.js';
 export { FileIndex } from './types.js';
-export { Values, type Scenario } from './values.js';
 export { checkGenPs, genpUses, checkUse, type GenPUse } from './genp.js';
 
 /** Default number of points a GenP check enumerates exhaustively (per evaluation point). */
@@ -39,8 +39,10 @@ export interface RulesInput {
   resolution: Resolution;
   /** the declarations to check (default: all of `file`) */
   decls?: readonly ast.Decl[];
-  /** reuse the values and lookups of another run over the same file, resolution and text */
-  values?: Values;
+  /** the elaborated model: of the whole file, or at least of `decls` and what they depend on */
+  model: Model;
+  /** reuse the scenarios and shared results of another run over the same model */
+  scenarios?: Scenarios;
   index?: FileIndex;
 }
 
@@ -73,8 +75,9 @@ export function ruleContext(input: RulesInput, options: RuleOptions = {}): RuleC
     file: input.file,
     resolution: input.resolution,
     decls: input.decls ?? input.file.decls,
-    index: input.index ?? new FileIndex(input.file, input.resolution),
-    values: input.values ?? new Values(input.file, input.resolution, input.text),
+    model: input.model,
+    scenarios: input.scenarios ?? new Scenarios(input.model),
+    index: input.index ?? new FileIndex(),
     budget: options.budget ?? DEFAULT_BUDGET,
     shouldStop: options.shouldStop ?? (() => false),
   };

@@ -2,7 +2,7 @@
 import type { ScheduleDecl, ScheduleStep } from '../../../../grammar/src/ast.js';
 import { formatBytes } from '../targets.js';
 import { isPrimitive, PRIMITIVES } from './ops.js';
-import { envLookup, type ScheduleEnv } from './eval.js';
+import { argValues, type ScheduleEnv } from './values.js';
 import { resolveSchedule } from './resolve.js';
 import { analyzeSchedule } from './simulate.js';
 import { product, times } from './util.js';
@@ -16,7 +16,7 @@ export function describeStep(decl: ScheduleDecl, step: ScheduleStep | number, en
   if (!isPrimitive(name)) return undefined;
   const p = PRIMITIVES[name];
   const lines = [`**${name}** — \`${p.signature}\``, '', p.summary];
-  const r = resolveSchedule(decl, envLookup(env), { file: env.file });
+  const r = resolveSchedule(decl, argValues(env), { file: env.file });
   const specIdx = r.spec?.steps.findIndex((x) => x.range?.start === s.range.start && x.range?.end === s.range.end) ?? -1;
   const a = r.spec ? analyzeSchedule(r.spec) : undefined;
   if (r.spec && a?.plan && specIdx >= 0) {
