@@ -106,15 +106,15 @@ test('bad element types point at the type', () => {
   ]);
 });
 
-test('mma element types: f32 inputs, bf16 with f16 accumulation', () => {
+test('mma element types: f32 inputs, bf16 (not lowerable by MLIR 22), bf16 with f16 accumulation; f16 -> f16 is fine', () => {
   assert.deepEqual(check(GOOD, 'schedule g for linalg.matmul(M, N, K) : f32 x f32 -> f32 on sm_90'), [
     ['schedule/mma-types', 'mma.sync m16n8k16 takes f16 or bf16 inputs, not f32 (declare the payload `: f16 x f16 -> f32`)', 'f32 x f32 -> f32'],
   ]);
   assert.deepEqual(check(GOOD, 'schedule g for linalg.matmul(M, N, K) : bf16 x bf16 -> bf16 on sm_90'), [
     ['schedule/mma-types', 'mma.sync m16n8k16 with bf16 inputs accumulates in f32, not bf16', 'bf16 x bf16 -> bf16'],
   ]);
-  assert.deepEqual(check(GOOD.replace('[16, 8, 16]', '[16, 16, 16]').replace('  swizzleShared()\n', ''), 'schedule g for linalg.matmul(M, N, K) : bf16 x bf16 -> f32 on sm_90'), [
-    ['schedule/mma-types', 'WMMA through gpu.subgroup_mma takes f16 inputs only; use mma(h, [16, 8, 16]) for bf16', 'bf16 x bf16 -> f32'],
+  assert.deepEqual(check(GOOD, 'schedule g for linalg.matmul(M, N, K) : bf16 x bf16 -> f32 on sm_90'), [
+    ['schedule/mma-types', 'mma.sync m16n8k16 with bf16 inputs does not lower through MLIR 22 (convert-vector-to-gpu converts f16 fragments only); use f16 inputs', 'bf16 x bf16 -> f32'],
   ]);
   assert.deepEqual(check(GOOD, 'schedule g for linalg.matmul(M, N, K) : f16 x f16 -> f16 on sm_90'), []);
 });
@@ -204,5 +204,23 @@ test('examples/gemm-tensorcore.layout: no diagnostics for either tuning candidat
   assert.deepEqual(figures, [
     [[128, 128], [0, 0, 32], [2, 2], 3, 49152, 242],
     [[128, 64], [0, 0, 64], [2, 2], 2, 49152, 210],
+  ]);
+});
+
+test('what the tensor-core lowering cannot do is an error, not a silent drop', () => {
+  assert.deepEqual(check(GOOD.replace('promote(mm, [0, 1])', 'promote(mm, [0])')), [
+    ['schedule/tensor-core-step', 'mma reads both A and B through shared memory (ldmatrix): promote(h, [0, 1])', '[0]'],
+  ]);
+  assert.deepEqual(check(GOOD.replace('tile(mm, [0, 0, BK])', 'tile(mm, [64, 0, BK])')), [
+    ['schedule/tensor-core-step', 'in a tensor-core schedule tile makes the K loop only (tile(h, [0, 0, BK])): the warps split the block tile', '64'],
+  ]);
+  assert.deepEqual(check(GOOD.replace('  tile(mm, [0, 0, BK])\n', '')), [
+    ['schedule/needs-step', 'mma needs a K loop to stage A and B tiles through: add `tile(h, [0, 0, BK])` before promote', 'mma'],
+  ]);
+  assert.deepEqual(check(GOOD.replace('tile(mm, [0, 0, BK])', 'tile(mm, [0, 0, 64])\n  tile(mm, [0, 0, BK])')), [
+    ['schedule/tensor-core-step', 'a tensor-core schedule has one K loop: tile K once', 'tile(mm, [0, 0, BK])'],
+  ]);
+  assert.deepEqual(check(GOOD.replace('  bufferize()', '  unroll(mm, 2)\n  bufferize()')), [
+    ['schedule/tensor-core-step', "unroll is not supported in a tensor-core schedule: the mma lowering unrolls the warp tile, and pipeline overlaps the K loop's stages", 'unroll'],
   ]);
 });

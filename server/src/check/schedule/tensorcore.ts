@@ -44,6 +44,26 @@ export function tensorCoreStructure(spec: ScheduleSpec, seen: ReadonlyMap<Primit
   if (mma && !seen.get('promote')) {
     out.push(diag('needs-step', 'error', 'mma reads its A and B fragments from shared memory (ldmatrix): add `promote(h, [0, 1])`', at('mma')));
   }
+  const promote = seen.get('promote');
+  if (mma && promote?.operands && [...new Set(promote.operands)].sort().join(',') !== '0,1') {
+    out.push(diag('tensor-core-step', 'error', 'mma reads both A and B through shared memory (ldmatrix): promote(h, [0, 1])', promote.argRanges?.[1] ?? promote.range));
+  }
+  if (mma) {
+    const tiles = spec.steps.filter((s) => s.primitive === 'tile');
+    for (const t of tiles) {
+      const bad = (t.sizes ?? []).findIndex((x, d) => d < 2 && x !== 0);
+      if (bad >= 0) {
+        out.push(diag('tensor-core-step', 'error', 'in a tensor-core schedule tile makes the K loop only (tile(h, [0, 0, BK])): the warps split the block tile', t.itemRanges?.[bad] ?? t.range));
+      }
+    }
+    if (tiles.length === 0 || tiles.every((t) => (t.sizes?.[2] ?? 0) === 0)) {
+      out.push(diag('needs-step', 'error', 'mma needs a K loop to stage A and B tiles through: add `tile(h, [0, 0, BK])` before promote', at('mma')));
+    } else if (tiles.filter((t) => (t.sizes?.[2] ?? 0) > 0).length > 1) {
+      out.push(diag('tensor-core-step', 'error', 'a tensor-core schedule has one K loop: tile K once', tiles[1].range ?? at('mma')));
+    }
+    const un = seen.get('unroll');
+    if (un) out.push(diag('tensor-core-step', 'error', 'unroll is not supported in a tensor-core schedule: the mma lowering unrolls the warp tile, and pipeline overlaps the K loop\'s stages', un.primitiveRange));
+  }
   if (mma && !seen.get('vectorize')) {
     out.push(diag('needs-step', 'error', 'mma rewrites the vectorized warp matmul: add `vectorize()` after parallelizeForWarps', at('mma')));
   }
@@ -127,8 +147,10 @@ export function checkMma(spec: ScheduleSpec, info: PayloadOpInfo, s: ScheduleSte
     out.push(diag('mma-types', 'error', `${kind} with bf16 inputs accumulates in f32, not ${acc}`, spec.ranges?.types ?? s.primitiveRange));
     return undefined;
   }
-  if (et === 'bf16' && isWmma) {
-    out.push(diag('mma-types', 'error', 'WMMA through gpu.subgroup_mma takes f16 inputs only; use mma(h, [16, 8, 16]) for bf16', spec.ranges?.types ?? s.primitiveRange));
+  if (et === 'bf16') {
+    // the hardware takes bf16 x bf16 -> f32, but MLIR 22 cannot lower it: convert-vector-to-gpu fails on the
+    // bf16 fragment loads (nvgpu path), and gpu.subgroup_mma takes f16 only (WMMA path)
+    out.push(diag('mma-types', 'error', `${kind} with bf16 inputs does not lower through MLIR 22 (convert-vector-to-gpu converts f16 fragments only); use f16 inputs`, spec.ranges?.types ?? s.primitiveRange));
     return undefined;
   }
   const [bm, bn, bk] = blockTile;
