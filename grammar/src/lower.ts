@@ -193,11 +193,17 @@ export class Lowering {
       };
     }
     const gpuTok = tok(c.gpu);
+    const accTok = tok(c.acc);
+    const eltToks = toks(c.elt);
+    const types: ast.ScheduleDecl['types'] = accTok && eltToks.length
+      ? { inputs: eltToks.map(ident), output: ident(accTok), separators: toks(c.times).map(ident), range: { start: eltToks[0].startOffset, end: endOf(accTok)! } }
+      : undefined;
     return {
       kind: 'Schedule',
       range: rangeOf(cst, nameTok.startOffset),
       name: ident(nameTok),
       ...(op ? { op } : {}),
+      ...(types ? { types } : {}),
       ...(gpuTok ? { gpu: ident(gpuTok) } : {}),
     };
   }
