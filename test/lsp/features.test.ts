@@ -16,7 +16,8 @@ const at = (line: number, character: number) => ({ textDocument: { uri }, positi
 const R = (l1: number, c1: number, l2: number, c2: number) => ({ start: { line: l1, character: c1 }, end: { line: l2, character: c2 } });
 
 before(async () => {
-  c = await LspClient.start();
+  // as the VS Code client: it declares the client-side command of "Show layout" lenses
+  c = await LspClient.start({ initializationOptions: { clientCommands: ['layout.showLayout'] } });
   uri = c.uri('matmul.layout');
   await c.open(uri, matmul);
 });

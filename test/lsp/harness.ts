@@ -77,6 +77,8 @@ export interface StartOptions {
   /** answer workspace/configuration at all (false: the client lacks the capability) */
   configuration?: boolean;
   extraArgs?: string[];
+  /** `initializationOptions` of the initialize request (the VS Code client sends `{ clientCommands: [...] }`) */
+  initializationOptions?: unknown;
   /** extra environment variables for the server process */
   env?: Record<string, string>;
 }
@@ -148,6 +150,7 @@ export class LspClient {
       processId: process.pid,
       rootUri: pathToFileURL(workspace).href,
       workspaceFolders: [{ uri: pathToFileURL(workspace).href, name: 'ws' }],
+      ...(opts.initializationOptions !== undefined ? { initializationOptions: opts.initializationOptions } : {}),
       capabilities: {
         workspace: {
           configuration,

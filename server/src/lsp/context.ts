@@ -17,6 +17,8 @@ export interface ClientSupport {
   inlayHintRefresh: boolean;
   codeLensRefresh: boolean;
   semanticTokensRefresh: boolean;
+  /** client-side commands the client declared in `initializationOptions.clientCommands` (protocol.ts) */
+  clientCommands?: ReadonlySet<string>;
 }
 
 export interface ServerContext {

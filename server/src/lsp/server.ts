@@ -36,7 +36,7 @@ import { inlayHints } from './inlay-hints.js';
 import { codeLenses } from './code-lens.js';
 import { executeEmit } from './emit.js';
 import { picture } from './picture.js';
-import { EMIT_COMMAND, PICTURE_REQUEST } from './protocol.js';
+import { EMIT_COMMAND, PICTURE_REQUEST, type LayoutInitializationOptions } from './protocol.js';
 import { commandLine } from './command-line.js';
 
 /** A full analysis that runs longer than this is stopped (the file gets its syntax diagnostics and a note). */
@@ -59,6 +59,12 @@ if (!isMainThread && (workerData as { role?: string } | undefined)?.role === wor
     if (cl.stderr) process.stderr.write(cl.stderr);
     process.exitCode = cl.code;
   }
+}
+
+/** `initializationOptions.clientCommands` (protocol.ts LayoutInitializationOptions): the strings in it. */
+function clientCommandsOf(options: unknown): ReadonlySet<string> {
+  const list = (options as LayoutInitializationOptions | null | undefined)?.clientCommands;
+  return new Set(Array.isArray(list) ? list.filter((c): c is string => typeof c === 'string') : []);
 }
 
 /** The bundle's own path, when running bundled (the worker runs the same file). */
@@ -94,6 +100,7 @@ export function startServer(connection: Connection): void {
       inlayHintRefresh: caps.workspace?.inlayHint?.refreshSupport === true,
       codeLensRefresh: caps.workspace?.codeLens?.refreshSupport === true,
       semanticTokensRefresh: caps.workspace?.semanticTokens?.refreshSupport === true,
+      clientCommands: clientCommandsOf(params.initializationOptions),
     };
     folders = (params.workspaceFolders ?? []).map((f) => uriToPath(f.uri)).filter((p): p is string => !!p);
     if (folders.length === 0 && params.rootUri) {
