@@ -69,6 +69,8 @@ describe('outline', () => {
     mkdirSync(join(c.workspace, 'sub'), { recursive: true });
     writeFileSync(join(c.workspace, 'sub', 'other.layout'), 'param QQ_size = 3\nlayout QQ_layout = OrderBy(Row(QQ_size, 2))\n');
     writeFileSync(join(c.workspace, 'sub', 'ignored.txt'), 'param QQ_txt = 1\n');
+    // the files appeared after the server's initial scan: the client's file watcher says so
+    c.conn.sendNotification('workspace/didChangeWatchedFiles', { changes: ['other.layout', 'ignored.txt'].map((f) => ({ uri: pathToFileURL(join(c.workspace, 'sub', f)).href, type: 1 })) });
     const r = await c.request<{ name: string; kind: number; location: { uri: string; range: unknown } }[]>('workspace/symbol', { query: 'qq' });
     const other = pathToFileURL(join(c.workspace, 'sub', 'other.layout')).href;
     assert.deepEqual(r, [

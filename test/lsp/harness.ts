@@ -93,6 +93,8 @@ export class LspClient {
   readonly appliedEdits: ApplyWorkspaceEditParams[] = [];
   readonly configRequests: number[] = [];
   readonly refreshes: string[] = [];
+  /** what the server registered dynamically (client/registerCapability) */
+  readonly registrations: { method: string; registerOptions?: unknown }[] = [];
   readonly messages: { type: number; message: string }[] = [];
   settings: Record<string, unknown>;
   initializeResult!: InitializeResult;
@@ -139,7 +141,10 @@ export class LspClient {
       c.appliedEdits.push(p);
       return { applied: true };
     });
-    conn.onRequest('client/registerCapability', () => null);
+    conn.onRequest('client/registerCapability', (p: { registrations: { method: string; registerOptions?: unknown }[] }) => {
+      c.registrations.push(...p.registrations);
+      return null;
+    });
     conn.onRequest('window/workDoneProgress/create', () => null);
     for (const m of ['workspace/inlayHint/refresh', 'workspace/codeLens/refresh', 'workspace/semanticTokens/refresh']) {
       conn.onRequest(m, () => { c.refreshes.push(m); return null; });
@@ -155,6 +160,7 @@ export class LspClient {
         workspace: {
           configuration,
           didChangeConfiguration: { dynamicRegistration: true },
+          didChangeWatchedFiles: { dynamicRegistration: true },
           applyEdit: true,
           workspaceEdit: { documentChanges: true, resourceOperations: ['create'] },
           inlayHint: { refreshSupport: true },

@@ -9,7 +9,10 @@ import {
   TextDocuments,
   TextDocumentSyncKind,
   CodeActionKind,
+  DidChangeWatchedFilesNotification,
+  FileChangeType,
   ResponseError,
+  WatchKind,
   type InitializeParams,
   type InitializeResult,
   type Connection,
@@ -21,6 +24,7 @@ import { DiagnosticsScheduler } from './diagnostics.js';
 import { SettingsStore } from './settings.js';
 import { documentSymbols } from './document-symbols.js';
 import { workspaceSymbols } from './workspace-symbols.js';
+import { FileChange, WorkspaceIndex } from './workspace-index.js';
 import { foldingRanges } from './folding-ranges.js';
 import { definition } from './definition.js';
 import { references } from './references.js';
@@ -86,6 +90,8 @@ export function startServer(connection: Connection): void {
   let client!: ClientSupport;
   let ctx!: ServerContext;
   let settingsReady: Promise<void> = Promise.resolve();
+  const workspaceIndex = new WorkspaceIndex();
+  let watchFilesDynamically = false;
   let signalReady: () => void = () => undefined;
 
   connection.onInitialize((params: InitializeParams): InitializeResult => {
@@ -108,6 +114,7 @@ export function startServer(connection: Connection): void {
       if (p) folders = [p];
     }
     settings = new SettingsStore(connection, caps.workspace?.configuration === true);
+    watchFilesDynamically = caps.workspace?.didChangeWatchedFiles?.dynamicRegistration === true;
     // analyses wait for the first settings pull (at most 2 s: a client that never answers must not stop them)
     settingsReady = new Promise<void>((resolve) => {
       signalReady = resolve;
@@ -129,6 +136,7 @@ export function startServer(connection: Connection): void {
       client,
       workspaceFolders: () => folders,
       scheduler,
+      workspaceIndex,
       snapshot(uri) {
         const doc = documents.get(uri);
         return doc ? { doc, model: snapshots.get(doc) } : undefined;
@@ -161,6 +169,13 @@ export function startServer(connection: Connection): void {
 
   connection.onInitialized(() => {
     void settings.refresh().finally(() => signalReady());
+    // the workspace symbol index: one scan off the request path, then file-change notifications
+    workspaceIndex.setFolders(folders);
+    if (watchFilesDynamically) {
+      void connection.client.register(DidChangeWatchedFilesNotification.type, {
+        watchers: [{ globPattern: '**/*.layout' }, { globPattern: '**/*', kind: WatchKind.Delete }],
+      }).catch(() => undefined);
+    }
     try {
       connection.workspace.onDidChangeWorkspaceFolders((e) => {
         const removed = new Set(e.removed.map((f) => uriToPath(f.uri)));
@@ -169,6 +184,7 @@ export function startServer(connection: Connection): void {
           const p = uriToPath(f.uri);
           if (p && !folders.includes(p)) folders.push(p);
         }
+        workspaceIndex.setFolders(folders);
       });
     } catch {
       /* the client does not send folder changes */
@@ -193,7 +209,20 @@ export function startServer(connection: Connection): void {
   });
   const openedVersion = new Map<string, number>();
   documents.onDidOpen((e) => openedVersion.set(e.document.uri, e.document.version));
+  connection.onDidChangeWatchedFiles((p) => {
+    for (const c of p.changes) {
+      const file = uriToPath(c.uri);
+      if (file) workspaceIndex.update(file, c.type === FileChangeType.Deleted ? FileChange.Deleted : FileChange.Changed);
+    }
+  });
+  // a client that does not watch files still saves and closes documents: their files are read again
+  const reindex = (uri: string) => {
+    const file = uriToPath(uri);
+    if (file) workspaceIndex.update(file, FileChange.Changed);
+  };
+  documents.onDidSave((e) => reindex(e.document.uri));
   documents.onDidClose((e) => {
+    reindex(e.document.uri);
     openedVersion.delete(e.document.uri);
     snapshots.delete(e.document.uri);
     ctx.scheduler.close(e.document.uri);
