@@ -53,3 +53,8 @@ test('a wrong expectation fails (the check can fail)', () => {
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('the packaged extension keeps the fence grammar (.vscodeignore lets it through)', () => {
+  const lines = readFileSync('.vscodeignore', 'utf8').split('\n');
+  assert.ok(lines.includes('!syntaxes/layout.markdown.tmLanguage.json'));
+});
