@@ -74,7 +74,7 @@ export class LayoutServer implements vscode.Disposable {
             emitFailed(emitArgs, err, this.log);
             return undefined;
           }
-          return presentEmit(emitArgs, answer, this.log);
+          return presentEmit(emitArgs, answer, this.log, (forced) => next(command, [forced, ...args.slice(1)]));
         },
       },
       errorHandler: {

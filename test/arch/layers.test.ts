@@ -11,14 +11,15 @@ const root = resolve(import.meta.dirname, '../..');
 const layers: Record<string, { dir: string; mayImport: string[]; packages: RegExp }> = {
   expr: { dir: 'server/src/expr', mayImport: [], packages: /^node:/ },
   algebra: { dir: 'server/src/algebra', mayImport: ['expr'], packages: /^node:/ },
+  f2: { dir: 'server/src/f2', mayImport: ['expr'], packages: /^node:/ },
   grammar: { dir: 'grammar/src', mayImport: [], packages: /^(node:|chevrotain$)/ },
-  check: { dir: 'server/src/check', mayImport: ['expr', 'algebra', 'grammar'], packages: /^node:/ },
-  codegen: { dir: 'server/src/codegen', mayImport: ['expr', 'algebra', 'grammar', 'check'], packages: /^node:/ },
+  check: { dir: 'server/src/check', mayImport: ['expr', 'algebra', 'f2', 'grammar'], packages: /^node:/ },
+  codegen: { dir: 'server/src/codegen', mayImport: ['expr', 'algebra', 'f2', 'grammar', 'check'], packages: /^node:/ },
   // the picture's drawing (grid, colours, SVG, text): pure, shared by the service, the CLI and the client
   picture: { dir: 'server/src/picture', mayImport: ['lsp-protocol'], packages: /^$/ },
-  service: { dir: 'server/src/service', mayImport: ['expr', 'algebra', 'grammar', 'check', 'codegen', 'picture', 'lsp-protocol'], packages: /^node:/ },
-  lsp: { dir: 'server/src/lsp', mayImport: ['expr', 'algebra', 'grammar', 'check', 'codegen', 'service', 'picture', 'lsp-protocol'], packages: /^(node:|vscode-languageserver)/ },
-  cli: { dir: 'server/src/cli', mayImport: ['expr', 'algebra', 'grammar', 'check', 'codegen', 'service', 'picture', 'lsp-protocol'], packages: /^(node:|commander$)/ },
+  service: { dir: 'server/src/service', mayImport: ['expr', 'algebra', 'f2', 'grammar', 'check', 'codegen', 'picture', 'lsp-protocol'], packages: /^node:/ },
+  lsp: { dir: 'server/src/lsp', mayImport: ['expr', 'algebra', 'f2', 'grammar', 'check', 'codegen', 'service', 'picture', 'lsp-protocol'], packages: /^(node:|vscode-languageserver)/ },
+  cli: { dir: 'server/src/cli', mayImport: ['expr', 'algebra', 'f2', 'grammar', 'check', 'codegen', 'service', 'picture', 'lsp-protocol'], packages: /^(node:|commander$)/ },
   client: { dir: 'client/src', mayImport: ['lsp-protocol', 'picture'], packages: /^(node:|vscode$|vscode-languageclient)/ },
 };
 

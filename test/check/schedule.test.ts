@@ -5,9 +5,10 @@ import { parse } from '../../grammar/src/index.js';
 import type { ScheduleDecl } from '../../grammar/src/ast.js';
 import type { Diagnostic } from '../../grammar/src/diagnostic.js';
 import {
-  analyzeSchedule, checkSchedule, copyMapping, describeStep, resolveSchedule, envLookup, scheduleEnvFromFile, tunableParamsOf,
+  analyzeSchedule, checkSchedule, copyMapping, resolveSchedule, argValues, scheduleEnvFromFile, tunableParamsOf,
   type ScheduleSpec,
 } from '../../server/src/check/schedule/index.js';
+import { describeStep } from '../../server/src/service/schedule-hover.js';
 import { TARGETS, formatBytes } from '../../server/src/check/targets.js';
 
 const HEADER = `param M = 4096, N = 4096, K = 4096
@@ -293,7 +294,8 @@ test('let values and dependent params follow the candidate being tried', () => {
   assert.deepEqual(show(text, checkSchedule(decl, env)).map((d) => d.message), [
     'with tuning candidate BM = 512: 128 x 128 = 16384 threads per block exceeds 1024 on sm_80',
   ]);
-  const r = resolveSchedule(decl, envLookup(env, new Map([['BM', 512n]])));
+  const bm = env.model.params.get('BM')!;
+  const r = resolveSchedule(decl, argValues(env, env.scenarios.at(new Map([['BM', { value: 512n, node: bm.candidateNodes[1] }]]))));
   assert.deepEqual(r.spec!.steps[1].sizes, [512, 512]);
 });
 

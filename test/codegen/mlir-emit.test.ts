@@ -11,6 +11,8 @@ import {
   cpuCheckSizes, emitCpuCheck, emitLayoutCopy, emitLayoutCopyToGpu, emitSchedule, fromAst, layoutIndex, layoutSize,
   parseMemrefDump, stepText, type ScheduleSpec,
 } from '../../server/src/codegen/mlir/index.js';
+import { parse } from '../../grammar/src/index.js';
+import { scheduleEnvFromFile } from '../../server/src/check/schedule/index.js';
 import { OrderBy, Row, Col } from '../../server/src/algebra/types.js';
 import { sym } from '../../server/src/expr/index.js';
 
@@ -39,23 +41,26 @@ test('fromAst: the example schedule becomes a spec with the params\' values', ()
   });
 });
 
-test('fromAst with a plain map of values; errors give diagnostics and no spec', () => {
-  const { decl } = scheduleOf(EXAMPLE);
+test('fromAst at overridden param values; errors give diagnostics and no spec', () => {
+  const file = parse(EXAMPLE).file;
+  const decl = file.decls.find((d) => d.kind === 'Schedule')!;
   const values = new Map<string, bigint>([['M', 256n], ['N', 256n], ['K', 64n], ['BM', 64n], ['BN', 64n], ['BK', 16n]]);
-  const r = fromAst(decl, values, { file: 'x.layout' });
+  const r = fromAst(decl, scheduleEnvFromFile(file, undefined, values), { file: 'x.layout' });
   assert.deepEqual(r.diagnostics, []);
   assert.deepEqual(r.spec!.sizes, [256, 256, 64]);
   assert.deepEqual(r.spec!.steps[1].sizes, [64, 64]);
   assert.equal(r.spec!.source!.file, 'x.layout');
+  const noBK = EXAMPLE.replace(', BK = 32', '');
+  const badFile = parse(noBK).file;
   values.delete('BK');
-  const bad = fromAst(decl, values);
+  const bad = fromAst(badFile.decls.find((d) => d.kind === 'Schedule')!, scheduleEnvFromFile(badFile, undefined, values));
   assert.equal(bad.spec, undefined);
-  assert.deepEqual(bad.diagnostics.map((d) => [d.code, d.message, EXAMPLE.slice(d.range.start, d.range.end)]), [
+  assert.deepEqual(bad.diagnostics.map((d) => [d.code, d.message, noBK.slice(d.range.start, d.range.end)]), [
     ['schedule/arg-not-constant', 'tile size 3 of tile: unknown name `BK`', 'BK'],
   ]);
   values.set('BK', 16n);
   values.set('BM', 48n);
-  assert.deepEqual(fromAst(decl, values).diagnostics.map((d) => d.message), ['block tile 48 does not divide M (256 = 5 x 48 + 16)']);
+  assert.deepEqual(fromAst(decl, scheduleEnvFromFile(file, undefined, values)).diagnostics.map((d) => d.message), ['block tile 48 does not divide M (256 = 5 x 48 + 16)']);
 });
 
 test('the example: payload and transform script (golden)', () => {

@@ -3,7 +3,7 @@
 // docs/algebra.md ("Assumptions"). Results assume what LEGO assumes: every index lies in its
 // dimension's range, and the sizes of the chain agree (checks.ts reports when they do not).
 import {
-  and, arange, cmp, countOps, evaluate, freeSymbols, int, mod, select, simplify, substitute, sym,
+  and, arange, cmp, countOps, evaluate, freeSymbols, int, mod, select, simplify, simplifyAll, substitute, sym,
   type Expr, type Facts,
 } from '../expr/index.js';
 import { DigitOps, type Digit, type Radix } from './digits.js';
@@ -66,7 +66,7 @@ export function invSym(L: Layout, x: Expr | string, ctx: SymContext = {}): Expr[
   const w = new Walk(ctx, [L, ...(typeof x === 'string' ? [] : [x])]);
   const ext = extent(L);
   const xe = w.index(typeof x === 'string' ? sym(x) : x, int(0), ext);
-  return w.invLayout(L, w.ops.leaf(xe, ext)).map((d) => w.finish(w.ops.value(d)));
+  return w.finishAll(w.invLayout(L, w.ops.leaf(xe, ext)).map((d) => w.ops.value(d)));
 }
 
 function isExprItem(k: KeyItem): k is Expr {
@@ -266,13 +266,18 @@ class Walk {
   }
 
   finish(e: Expr): Expr {
-    let out = e;
+    return this.finishAll([e])[0];
+  }
+
+  /** finish for several expressions (the coordinates of an inv), one simplifier per pass */
+  finishAll(es: readonly Expr[]): Expr[] {
+    let outs = [...es];
     if (!this.ctx.raw) {
-      const s = simplify(e, this.facts([]));
-      out = countOps(s) <= countOps(e) ? s : e;
+      const ss = simplifyAll(es, this.facts([]));
+      outs = es.map((e, k) => (countOps(ss[k]) <= countOps(e) ? ss[k] : e));
     }
-    if (!this.back.size) return out;
-    const placed = substitute(out, this.back, { keepNonneg: true });
+    if (!this.back.size) return outs;
+    const placed = outs.map((o) => substitute(o, this.back, { keepNonneg: true }));
     if (this.ctx.raw || !this.factsReach()) return placed;
     // stated facts about the symbols inside an index expression (`assume tid < T * T`): also
     // simplify with the expressions in place, each known to lie in its range, and keep the
@@ -283,8 +288,8 @@ class Walk {
       if (x.kind !== 'arange') rel.push(cmp('>=', x, r.lo), cmp('<', x, r.hi));
     }
     const base = this.facts([]);
-    const inPlace = simplify(placed, { ...base, relations: [...(base.relations ?? []), ...rel] });
-    return countOps(inPlace) <= countOps(placed) ? inPlace : placed;
+    const inPlace = simplifyAll(placed, { ...base, relations: [...(base.relations ?? []), ...rel] });
+    return placed.map((p, k) => (countOps(inPlace[k]) <= countOps(p) ? inPlace[k] : p));
   }
 
   /** true when a stated relation names a symbol of a substituted index expression */

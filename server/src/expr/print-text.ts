@@ -15,7 +15,7 @@ import { type PT, PrintError, printTree } from './ptree.js';
 export { PrintError };
 
 
-type Lang = 'c' | 'python' | 'triton';
+export type Lang = 'c' | 'python' | 'triton';
 
 // precedence: 0 conditional/comparison/logical, 1 additive, 2 multiplicative, 3 atom
 const P_LOW = 0;
@@ -59,9 +59,21 @@ function hasTensor(p: PT): boolean {
   }
 }
 
-function pr(p: PT, lang: Lang): Out {
-  const go = (x: PT, min: number) => wrap(pr(x, lang), min);
-  const top = (x: PT) => pr(x, lang).s;
+/** names of shared subtrees (printShared): a node whose structural key is named prints as that name */
+export interface Names {
+  readonly key: (p: PT) => string;
+  readonly names: ReadonlyMap<string, string>;
+  /** the node being defined (printed in full even though it is named) */
+  readonly self?: PT;
+}
+
+export function pr(p: PT, lang: Lang, names?: Names): Out {
+  if (names && p !== names.self && p.ops > 0) {
+    const n = names.names.get(names.key(p));
+    if (n !== undefined) return { s: n, p: P_ATOM };
+  }
+  const go = (x: PT, min: number) => wrap(pr(x, lang, names), min);
+  const top = (x: PT) => pr(x, lang, names).s;
   switch (p.k) {
     case 'num':
       return { s: p.v.toString(), p: p.v < 0n ? P_ADD : P_ATOM };

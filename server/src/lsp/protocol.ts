@@ -24,6 +24,8 @@ export interface EmitArgs {
   block?: string;
   /** the document version the client saw; the server refuses to emit from a different version */
   version: number;
+  /** emit even though the blocks (or declarations they depend on) have errors; the files are marked */
+  force?: boolean;
 }
 
 export interface EmitResult {
@@ -31,6 +33,11 @@ export interface EmitResult {
   written: string[];
   /** human-readable notes and reasons (e.g. why nothing was written), shown to the user */
   messages: string[];
+  /**
+   * present when nothing was written because the emitted blocks, or declarations they depend on, have
+   * errors: each as `line:col: message [code]` (1-based); sending the request again with `force` emits anyway
+   */
+  blockedBy?: string[];
 }
 
 // ---------------------------------------------------------------- picture

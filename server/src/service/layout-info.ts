@@ -11,7 +11,6 @@ import { findBuiltin } from '../codegen/builtins.js';
 import type { LayoutDocument } from './document.js';
 import { declAt } from './document.js';
 import { errorIn, modelOfDecl } from './elaboration.js';
-import { oneLine } from './values.js';
 import type { HoverLanguage, Settings } from './settings.js';
 import type { SymbolDef } from './symbols.js';
 
@@ -296,4 +295,10 @@ export function safe<T>(f: () => T): T | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** A source snippet on one line, at most 120 characters. */
+export function oneLine(s: string): string {
+  const one = s.replace(/\s+/g, ' ').trim();
+  return one.length > 120 ? one.slice(0, 117) + '...' : one;
 }

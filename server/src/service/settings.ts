@@ -2,6 +2,7 @@
 // Settings arrive from the editor as untrusted JSON: `readSettings` never throws and falls back
 // to the default for every value that is missing or of the wrong kind.
 import { lookupTarget } from '../check/targets.js';
+import { DEFAULT_BUDGET } from '../check/rules/index.js';
 
 export type HoverLanguage = 'c' | 'triton' | 'python' | 'mlir';
 
@@ -22,7 +23,8 @@ export const defaultSettings: Settings = {
   inlayHints: { enabled: true, maxLength: 60 },
   gpuTarget: 'sm_90',
   emit: { outputFolder: 'generated' },
-  genp: { checkBudget: 1_000_000 },
+  // the CLI's budget (`layout check`): the same file gets the same answer in both
+  genp: { checkBudget: DEFAULT_BUDGET },
   diagnostics: { debounceMs: 150 },
 };
 

@@ -5,7 +5,7 @@ import type { Diagnostic } from '../../../../grammar/src/diagnostic.js';
 import { lookupTarget, TARGETS } from '../targets.js';
 import { isPrimitive, lookupPayloadOp, PAYLOAD_OPS, PRIMITIVES, type PayloadOpInfo } from './ops.js';
 import type { ElementType, ScheduleSpec, ScheduleStepSpec } from './spec.js';
-import { evalIntExpr, type NameLookup } from './eval.js';
+import type { ArgValues } from './values.js';
 import { closest, diag } from './util.js';
 
 const MAX_SIZE = 2n ** 31n - 1n;
@@ -35,11 +35,11 @@ export interface ResolveOptions {
   defaultTarget?: string;
 }
 
-/** Turns a schedule block into a spec, evaluating every size with `lookup`. */
-export function resolveSchedule(decl: ScheduleDecl, lookup: NameLookup, opts: ResolveOptions = {}): ResolveResult {
+/** Turns a schedule block into a spec, reading every size from `values` (see values.ts). */
+export function resolveSchedule(decl: ScheduleDecl, values: ArgValues, opts: ResolveOptions = {}): ResolveResult {
   const out: Diagnostic[] = [];
   const evalSize = (e: Expr, what: string, min: bigint): number | undefined => {
-    const v = evalIntExpr(e, lookup);
+    const v = values(e);
     if (!v.ok) {
       if (!(opts.quietUndefinedNames && v.message.startsWith('unknown name'))) {
         out.push(diag('arg-not-constant', 'error', `${what}: ${v.message}`, v.range));
