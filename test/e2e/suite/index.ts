@@ -275,6 +275,23 @@ test('code lenses: "Emit Triton" above the kernel writes, opens and says so; a s
   await vscode.commands.executeCommand('workbench.action.files.revert');
 });
 
+test('the setting layout.codeLens.enabled turns the code lenses off and on', async () => {
+  const ed = await open('picture.layout');
+  const conf = vscode.workspace.getConfiguration('layout');
+  try {
+    await conf.update('codeLens.enabled', false, vscode.ConfigurationTarget.Workspace);
+    const off = await vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', ed.document.uri);
+    assertEqual(off.length, 0, 'code lenses with the setting off');
+  } finally {
+    await conf.update('codeLens.enabled', undefined, vscode.ConfigurationTarget.Workspace);
+  }
+  const on = await until('the lenses back', async () => {
+    const l = await vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', ed.document.uri);
+    return l.length ? l : undefined;
+  }, 5000);
+  assertEqual(on.map((l) => l.command?.title), ['Show layout'], 'code lenses with the setting on again');
+});
+
 test('code lenses: "Show layout" above a layout draws that layout', async () => {
   const ed = await open('picture.layout');
   const uri = ed.document.uri;
