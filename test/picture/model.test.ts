@@ -204,6 +204,10 @@ test('colorKey: tile, level, order, thread, bank (default and a bank analysis\'s
   assert.equal(colorKey(p, { ...c, physical: 77 }, { ...initialView, colorBy: 'bank' }), 13);
   assert.equal(colorKey(p, { ...c, physical: 77 }, { ...initialView, colorBy: 'bank', elementBytes: 2 }), 6);
   assert.equal(colorKey(p, c, { ...initialView, colorBy: 'bank' }, { bankOf: (x) => x ^ 1 }), 12);
+  // a bank the server sent for the cell wins
+  assert.equal(colorKey(p, { ...c, bank: 5 }, { ...initialView, colorBy: 'bank' }, { bankOf: (x) => x ^ 1 }), 5);
+  assert.deepEqual(ok({ ...rowMajor(1, 2), cells: [{ logical: [0, 0], physical: 0, group: 0, bank: 7 }, { logical: [0, 1], physical: 1, group: 0, bank: -1 }] }).cells,
+    [{ logical: [0, 0], physical: 0, group: 0, bank: 7 }, { logical: [0, 1], physical: 1, group: 0 }]);
   // unlevelled payloads (old servers) read an even rank as 2-D levels for the picture, but are coloured by order
   assert.equal(colorOf(ok(tiled()), initialView), 'order');
   assert.equal(colorOf(threeLevels(), initialView), 'tile');

@@ -54,7 +54,8 @@ export const initialView: ViewState = { mode: 'logical', row0: 0, col0: 0, size:
 
 /**
  * The bank of a physical position. The default assumes 32 banks of 4 bytes and `elementBytes`-byte
- * elements stored at their position; a bank analysis (e.g. of a swizzled memory layout) can pass its own.
+ * elements stored at their position (the F2 layer's model, server/src/f2/banks.ts, for an unswizzled
+ * buffer); a bank analysis can pass its own function, or the server can send each cell's `bank`.
  */
 export type BankFn = (physical: number) => number;
 
@@ -132,11 +133,11 @@ export function checkPicture(x: unknown): LayoutPicture | string {
   const cells: PictureCell[] = [];
   for (const c of p.cells.slice(0, MAX_PAYLOAD_CELLS) as unknown[]) {
     if (typeof c !== 'object' || c === null) continue;
-    const { logical, physical, group } = c as Record<string, unknown>;
+    const { logical, physical, group, bank } = c as Record<string, unknown>;
     if (!Array.isArray(logical) || logical.length !== rank) continue;
     if (!logical.every((v, k) => isNat(v) && v < dims[k])) continue;
     if (!isNat(physical)) continue;
-    cells.push({ logical: logical as number[], physical, group: isInt(group) ? group : 0 });
+    cells.push({ logical: logical as number[], physical, group: isInt(group) ? group : 0, ...(isNat(bank) ? { bank } : {}) });
   }
   const exprs = (typeof p.exprs === 'object' && p.exprs !== null ? p.exprs : {}) as Record<string, unknown>;
   const vars = Array.isArray(exprs.vars) && exprs.vars.length === rank && exprs.vars.every((v) => typeof v === 'string')
@@ -329,7 +330,7 @@ export function colorKey(p: LayoutPicture, cell: PictureCell, v: ViewState, o: B
     case 'level': return tileAt(levels, cell.logical, levelOf(p, v));
     case 'order': return cell.physical;
     case 'thread': return cell.physical % threadsOf(v);
-    case 'bank': return (o.bankOf ?? defaultBank(bytesOf(v)))(cell.physical);
+    case 'bank': return cell.bank ?? (o.bankOf ?? defaultBank(bytesOf(v)))(cell.physical);
   }
 }
 
