@@ -13,6 +13,7 @@ const root = resolve(import.meta.dirname, '../..');
 const cli = join(root, 'dist/cli.js');
 const dir = mkdtempSync(join(tmpdir(), 'layout-show-'));
 writeFileSync(join(dir, 'c.layout'), 'param M = 8, N = 8\nlayout C = OrderBy(Row(M, N)).TileBy([M / 4, N / 4], [4, 4])\n');
+writeFileSync(join(dir, 'pad.layout'), 'layout E = OrderBy(Row(4, 4)).ExpandBy([3, 3], [4, 4])\n');
 writeFileSync(join(dir, 'bad.layout'), 'perm bad()[i, j] = i + j\nlayout B = OrderBy(GenP([3, 3], bad())).GroupBy([3, 3])\n');
 
 function show(...args: string[]) {
@@ -89,6 +90,23 @@ test('a GenP that is not a bijection: shared positions marked, missing ones list
     'no cell maps to positions 5, 6, 7, 8',
     '',
   ].join('\n'));
+});
+
+test('padding (ExpandBy): the cells outside the original shape are dots', () => {
+  assert.deepEqual(show('pad.layout', 'E'), {
+    code: 0,
+    err: '',
+    out: [
+      'E: 4 x 4 = 16 cells; logical order',
+      'colour: physical position (blue first, red last)',
+      '   0 1 2 3',
+      '0  0 1 2 ·',
+      '1  3 4 5 ·',
+      '2  6 7 8 ·',
+      '3  · · · ·',
+      '',
+    ].join('\n'),
+  });
 });
 
 test('--color: ANSI 24-bit backgrounds; --svg writes the same picture as SVG', () => {

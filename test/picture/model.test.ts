@@ -299,3 +299,13 @@ test('zoom steps through the scales and the SVG grows with it; tooltips stay ins
     return t.left >= 0 && t.top >= 0 && t.left + w <= vp.width && t.top + h <= vp.height;
   }));
 });
+
+test('padding (an ExpandBy\'s -1): a grey dot in logical order, nothing in physical order', () => {
+  const cells = [[0, 0, 0], [0, 1, 1], [1, 0, -1], [1, 1, -1]].map(([i, j, x]) => ({ logical: [i, j], physical: x, group: 0 }));
+  const p = ok({ name: 'E', logicalDims: [2, 2], cells, totalCells: 4, exprs: { apply: '', vars: ['i', 'j'] } });
+  assert.equal(p.cells.length, 4);
+  const m = buildModel(p, initialView);
+  assert.deepEqual(m.cells.map((c) => [c.label, c.color]), [['0', 'hsl(240, 70%, 75%)'], ['1', 'hsl(160, 70%, 75%)'], ['·', '#e8e8e8'], ['·', '#e8e8e8']]);
+  assert.equal(describeCell(p, p.cells[2]), 'logical (i, j) = (1, 0)\npadding: outside the original shape');
+  assert.deepEqual(buildModel(p, { ...initialView, mode: 'physical' }).cells.map((c) => c.label), ['0,0', '0,1']);
+});

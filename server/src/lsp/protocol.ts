@@ -94,7 +94,7 @@ export interface PictureParam {
 export interface PictureCell {
   /** logical coordinates, one per entry of `logicalDims` */
   logical: number[];
-  /** physical (flat) position the layout maps them to */
+  /** physical (flat) position the layout maps them to; -1 for padding (an ExpandBy's cells outside the original shape) */
   physical: number;
   /** colour group: tile index (or thread / warp, see `groupKind`) */
   group: number;
