@@ -69,7 +69,9 @@ export interface Unary extends Node {
 export type BinaryOp =
   | '+' | '-' | '*' | '/' | '//' | '%'
   | '<' | '<=' | '>' | '>=' | '==' | '!='
-  | 'and' | 'or';
+  | 'and' | 'or'
+  /** bitwise, on integers (C precedence) */
+  | '^' | '&' | '|' | '<<' | '>>';
 export interface Binary extends Node {
   kind: 'Binary';
   op: BinaryOp;
