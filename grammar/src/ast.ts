@@ -157,7 +157,25 @@ export interface ErrorExpr extends Node {
 
 // --------------------------------------------------------------- declarations
 
-export type Decl = ParamDecl | LetDecl | LayoutDecl | PermDecl | KernelDecl | ScheduleDecl | AssumeDecl;
+export type Decl = ParamDecl | LetDecl | LayoutDecl | PermDecl | KernelDecl | ScheduleDecl | AssumeDecl | LinearDecl;
+
+/**
+ * `linear T = blocked(shape=[16, 64], sizePerThread=[1, 8], ...)`: a Triton layout with keyword
+ * attributes (docs/linear-layouts.md); `check/linear.ts` gives it meaning.
+ */
+export interface LinearDecl extends Node {
+  kind: 'Linear';
+  name: Ident;
+  /** `blocked`, `swizzled`, `mma`, `bases` (absent when the declaration is broken) */
+  ctor?: Ident;
+  args: LinearArg[];
+}
+/** `name=value` inside a linear declaration */
+export interface LinearArg extends Node {
+  kind: 'LinearArg';
+  name: Ident;
+  value: Expr;
+}
 
 /** `assume tid < T * T, N % 64 == 0`: facts (conditions) the simplifier may use in every query of the file */
 export interface AssumeDecl extends Node {
@@ -285,6 +303,8 @@ export function children(n: AnyNode): AnyNode[] {
     case 'Param': return n.items;
     case 'ParamItem': return n.candidates ? [n.name, n.value, n.candidates] : [n.name, n.value];
     case 'Let': return [n.name, n.value];
+    case 'Linear': return [n.name, ...(n.ctor ? [n.ctor] : []), ...n.args];
+    case 'LinearArg': return [n.name, n.value];
     case 'Layout': return n.where ? [n.name, n.value, n.where] : [n.name, n.value];
     case 'Assume': case 'Where': return n.facts;
     case 'Perm': return [n.name, ...n.params, ...n.indices, n.body, ...(n.inverse ? [n.inverse] : [])];
@@ -308,4 +328,4 @@ export function children(n: AnyNode): AnyNode[] {
 }
 
 export type AnyNode =
-  | File | Decl | ParamItem | PermInverse | Binding | ScheduleStep | Expr | Slice | Ident | Comment | WhereClause;
+  | File | Decl | ParamItem | PermInverse | Binding | ScheduleStep | Expr | Slice | Ident | Comment | WhereClause | LinearArg;

@@ -16,7 +16,7 @@ export class Lowering {
 
   declaration(cst: CstNode): ast.Decl | undefined {
     const c = cst.children as Children;
-    const inner = (c.paramDecl ?? c.letDecl ?? c.layoutDecl ?? c.permDecl ?? c.assumeDecl)?.[0] as CstNode | undefined;
+    const inner = (c.paramDecl ?? c.letDecl ?? c.layoutDecl ?? c.permDecl ?? c.assumeDecl ?? c.linearDecl)?.[0] as CstNode | undefined;
     if (!inner) return undefined;
     switch (inner.name) {
       case 'assumeDecl': {
@@ -29,8 +29,29 @@ export class Lowering {
       case 'letDecl': return this.named(inner, 'Let');
       case 'layoutDecl': return this.named(inner, 'Layout');
       case 'permDecl': return this.perm(inner);
+      case 'linearDecl': return this.linear(inner);
     }
     return undefined;
+  }
+
+  private linear(cst: CstNode): ast.LinearDecl | undefined {
+    const c = cst.children as Children;
+    const nameTok = tok(c.name);
+    if (!nameTok) return undefined;
+    const name = ident(nameTok);
+    const ctorTok = tok(c.ctor);
+    const args: ast.LinearArg[] = [];
+    for (const n of nodes(c.linearArg)) {
+      const ac = n.children as Children;
+      const argTok = tok(ac.Ident);
+      if (!argTok) continue;
+      const argName = ident(argTok);
+      const value = this.expr(node(ac.expression), endOf(tok(ac.Eq)) ?? argName.range.end);
+      args.push({ kind: 'LinearArg', range: { start: argName.range.start, end: Math.max(argName.range.end, value.range.end) }, name: argName, value });
+    }
+    const start = startOf(tok(c.Linear))!;
+    const end = Math.max(rangeOf(cst, start).end, name.range.end, ...args.map((a) => a.range.end));
+    return { kind: 'Linear', range: { start, end }, name, ...(ctorTok ? { ctor: ident(ctorTok) } : {}), args };
   }
 
   private param(cst: CstNode): ast.ParamDecl | undefined {

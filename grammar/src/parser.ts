@@ -74,7 +74,31 @@ export class LayoutParser extends CstParser {
       { ALT: () => this.SUBRULE(this.layoutDecl) },
       { ALT: () => this.SUBRULE(this.permDecl) },
       { ALT: () => this.SUBRULE(this.assumeDecl) },
+      { ALT: () => this.SUBRULE(this.linearDecl) },
     ]));
+  });
+
+  /** `linear NAME = CTOR(key=value, ...)` */
+  private linearDecl = this.RULE('linearDecl', () => {
+    this.CONSUME(t.Linear);
+    this.CONSUME(t.Ident, { LABEL: 'name' });
+    this.CONSUME(t.Eq);
+    this.CONSUME2(t.Ident, { LABEL: 'ctor' });
+    this.CONSUME(t.LParen);
+    this.OPTION(() => {
+      this.SUBRULE(this.linearArg);
+      this.MANY(() => {
+        this.CONSUME(t.Comma);
+        this.SUBRULE2(this.linearArg);
+      });
+    });
+    this.CONSUME(t.RParen);
+  });
+
+  private linearArg = this.RULE('linearArg', () => {
+    this.CONSUME(t.Ident);
+    this.CONSUME(t.Eq);
+    this.SUBRULE(this.expression);
   });
 
   /** `assume FACT, FACT, ...` */

@@ -54,6 +54,8 @@ export const Const = keyword('const');
 export const Let = keyword('let');
 export const LayoutKw = keyword('layout');
 export const Perm = keyword('perm');
+/** `linear T = blocked(shape=[16, 64], ...)`: a Triton linear layout (docs/linear-layouts.md) */
+export const Linear = keyword('linear');
 export const Inverse = keyword('inverse');
 export const Kernel = keyword('kernel');
 export const Target = keyword('target');
@@ -75,7 +77,7 @@ export const Assume = keyword('assume');
 export const Where = keyword('where');
 
 /** the words that start a declaration; the parser re-synchronises at each of them */
-export const declarationKeywords: readonly TokenType[] = [Param, Const, Let, LayoutKw, Perm, Kernel, Schedule, Assume];
+export const declarationKeywords: readonly TokenType[] = [Param, Const, Let, LayoutKw, Perm, Kernel, Schedule, Assume, Linear];
 
 // ------------------------------------------------------------------ operators and punctuation
 export const Le = createToken({ name: 'Le', pattern: /<=/, categories: [BinaryOp] });
@@ -105,7 +107,7 @@ export const Dot = createToken({ name: 'Dot', pattern: /\./ });
 export const keywordTokens: readonly TokenType[] = [
   Param, Const, Let, LayoutKw, Perm, Inverse, Kernel, Target, Template, Builtin, Schedule,
   For, On, If, Then, Else, And, Or, Not, In,
-  Assume, Where,
+  Assume, Where, Linear,
 ];
 
 /** every reserved word of the language, in the order of the reference */

@@ -16,7 +16,7 @@ import { LayoutDocument } from '../../server/src/service/document.js';
 import { modelOfDecl } from '../../server/src/service/elaboration.js';
 import { hover } from '../../server/src/service/hover.js';
 import { queryHover } from '../../server/src/service/layout-info.js';
-import { inlayHints, queriesIn } from '../../server/src/service/inlay-hints.js';
+import { inlayHints, LINE_BUDGET, queriesIn, shortLabel } from '../../server/src/service/inlay-hints.js';
 import { defaultSettings, type Settings } from '../../server/src/service/settings.js';
 import { picture } from '../../server/src/service/picture.js';
 import { generate } from '../../bench/parse.js';
@@ -147,16 +147,43 @@ test('inlay hints: `layout expr` in the kernel target\'s language', () => {
     const lines = cli(file, q, lang).split('\n');
     return names ? lines.map((l, k) => `${names[k]} = ${l}`).join('; ') : lines.join('; ');
   };
-  assert.deepEqual(hints.map((h) => h.label), [
-    `→ ${full('A[pid_m, k, :, :]', 'triton')}`,
-    `→ ${full('R.inv(pid)', 'triton', ['r', 'c'])}`,
-    `→ ${full('A.inv(pid)', 'triton')}`,
-    `→ ${full('P[i, j]', 'triton')}`,
-    `→ ${full('R[i, j]', 'c')}`,
-    `→ ${full('A.apply(1, 0, i, j)', 'c')}`,
+  // the whole text (the tooltip's first line) is `layout expr`'s, in the kernel target's language
+  assert.deepEqual(hints.map((h) => h.tooltip!.split('\n')[0]), [
+    full('A[pid_m, k, :, :]', 'triton'),
+    full('R.inv(pid)', 'triton', ['r', 'c']),
+    full('A.inv(pid)', 'triton'),
+    full('P[i, j]', 'triton'),
+    full('R[i, j]', 'c'),
+    full('A.apply(1, 0, i, j)', 'c'),
   ]);
+  // the label is that text where the line keeps within LINE_BUDGET columns, else cut
+  hints.forEach((h) => {
+    const text = `→ ${h.tooltip!.split('\n')[0]}`;
+    const line = small.slice(small.lastIndexOf('\n', h.offset - 1) + 1).split('\n')[0];
+    assert.equal(h.label, line.length + text.length <= LINE_BUDGET ? text : text.slice(0, LINE_BUDGET - line.length - 1) + '…', h.tooltip);
+  });
+  assert.equal(hints[0].label, '→ BK*k + K*(BM*pid_m + ((tl.arange(0, BM))[:, None])) + ((tl.arange(0, BK…');
   assert.equal(hints[5].label, '→ K*(BM + i) + j');
   assert.equal(hints[5].tooltip, 'K*(BM + i) + j\n(3 ops)');
+});
+
+test('inlay hints stay short: the line\'s comment stays within LINE_BUDGET columns; else an op count', () => {
+  assert.equal(shortLabel('i + j', 1, 40), '→ i + j');
+  assert.equal(shortLabel('BK*k + K*(BM*pid_m + i) + j', 7, 26), '→ BK*k + K*(BM*pid_m + i)…');
+  assert.equal(shortLabel('BK*k + K*(BM*pid_m + i) + j', 7, 23), '→ 7 ops');
+  assert.equal(shortLabel('x', 1, 0), '→ 1 op');
+  const text = readFileSync(join(examples, 'matmul.layout'), 'utf8');
+  const doc = new LayoutDocument('file:///m.layout', 1, text);
+  const hints = inlayHints(doc, { start: 0, end: text.length }, defaultSettings);
+  // the matmul kernel's lines carry comments: 'pid_m, pid_n = Pid.inv(pid)    # pid: the program id ...'
+  const lineOf = (o: number) => text.slice(text.lastIndexOf('\n', o - 1) + 1).split('\n')[0];
+  assert.deepEqual(hints.map((h) => [lineOf(h.offset).trim().split(' ')[0], h.label]), [
+    ['pid_m,', '→ 16 ops'],
+    ['offset_aptrs', '→ 6 ops'],
+    ['offset_bptrs', '→ BN*pid_n + N*(BK*k + ((tl.arange(0, BK))[:, None])) + ((t…'],
+    ['offset_cptrs', '→ BN*pid_n + N*(BM*pid_m + ((tl.arange(0, BM))[:, None])) +…'],
+  ]);
+  for (const h of hints) assert.ok(lineOf(h.offset).length + h.label.length <= LINE_BUDGET || /ops?$/.test(h.label));
 });
 
 test('the picture uses the same model: its apply is `layout expr`\'s in Python', () => {

@@ -37,6 +37,7 @@ import { codeLenses } from './code-lens.js';
 import { executeEmit } from './emit.js';
 import { picture } from './picture.js';
 import { EMIT_COMMAND, PICTURE_REQUEST } from './protocol.js';
+import { commandLine } from './command-line.js';
 
 /** A full analysis that runs longer than this is stopped (the file gets its syntax diagnostics and a note). */
 const ANALYSIS_TIMEOUT_MS = envInt('LAYOUT_ANALYSIS_TIMEOUT_MS', 20_000);
@@ -51,7 +52,13 @@ function envInt(name: string, dflt: number): number {
 if (!isMainThread && (workerData as { role?: string } | undefined)?.role === workerRole) {
   serveAnalysisRequests(parentPort!);
 } else if (isMainThread) {
-  startServer(createConnection(ProposedFeatures.all));
+  const cl = commandLine(process.argv.slice(2));
+  if (cl.action === 'serve') startServer(createConnection(ProposedFeatures.all));
+  else {
+    if (cl.stdout) process.stdout.write(cl.stdout);
+    if (cl.stderr) process.stderr.write(cl.stderr);
+    process.exitCode = cl.code;
+  }
 }
 
 /** The bundle's own path, when running bundled (the worker runs the same file). */

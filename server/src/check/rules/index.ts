@@ -16,6 +16,7 @@ import { Scenarios } from '../scenario.js';
 export type { Rule, RuleCategory, RuleContext, RuleOptions, RuleRun } from './types.js';
 export { FileIndex } from './types.js';
 export { checkGenPs, genpUses, checkUse, type GenPUse } from './genp.js';
+export { queryDiagnostics } from './query.js';
 
 /** Default number of points a GenP check enumerates exhaustively (per evaluation point). */
 export const DEFAULT_BUDGET = 1 << 24;
