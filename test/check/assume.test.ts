@@ -87,3 +87,24 @@ test('analyze reports the facts diagnostics; a file with true facts is clean; as
   const p = parse('let where = 1\n');
   assert.ok(p.diagnostics.length > 0);
 });
+
+test('property: with the facts, LUD inverse components equal the numeric inverse at random sizes and in-range points', async () => {
+  const fc = (await import('fast-check')).default;
+  const A = await import('../../server/src/algebra/index.js');
+  const { q, model } = (() => {
+    const text = LUD_LAYOUT + 'assume ii < R, jj < R, tid < T * T\nkernel k target cuda builtin none {\n' + LUD_QUERY + '}\n';
+    const e = elab(text);
+    return { q: queryExpr(e.model, e.model.kernels.get('k')!.bindings[0].binding.value), model: e.model };
+  })();
+  assert.ok(q.ok);
+  const L = model.layouts.get('L')!.layout!;
+  fc.assert(
+    fc.property(fc.integer({ min: 1, max: 5 }), fc.integer({ min: 1, max: 7 }), fc.nat(), fc.nat(), fc.nat(), (R, T, a, b, c) => {
+      const [ii, jj, tid] = [a % R, b % R, c % (T * T)];
+      const env = new Map([['R', BigInt(R)], ['T', BigInt(T)], ['ii', BigInt(ii)], ['jj', BigInt(jj)], ['tid', BigInt(tid)]]);
+      const x = BigInt((ii * R + jj) * T * T + tid);
+      assert.deepEqual(q.exprs.map((e: Expr) => evaluate(e, env)), A.invNum(L, x, env));
+    }),
+    { numRuns: 300, seed: 14 },
+  );
+});
