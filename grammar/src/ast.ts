@@ -37,7 +37,19 @@ export type Expr =
   | IndexExpr
   | ListExpr
   | TupleExpr
+  | RangeExpr
   | ErrorExpr;
+
+/**
+ * `(a:b)` or `(a:b:s)`: a range inside an index expression, LEGO's index arithmetic with
+ * ranges (`2 * (0:8)`, `(0:B) + 1`); a `tl.arange` in Triton.
+ */
+export interface RangeExpr extends Node {
+  kind: 'Range';
+  start: Expr;
+  stop: Expr;
+  step?: Expr;
+}
 
 export interface IntLit extends Node {
   kind: 'Int';
@@ -111,6 +123,8 @@ export interface Slice extends Node {
   kind: 'Slice';
   start?: Expr;
   stop?: Expr;
+  /** `a:b:s`: every s-th index from a (s a positive constant) */
+  step?: Expr;
 }
 
 /** `L[i, j, :, 0:BK]`: a query applying a layout. */
@@ -309,7 +323,8 @@ export function children(n: AnyNode): AnyNode[] {
     case 'Call': return [n.callee, ...n.args];
     case 'MethodCall': return [n.receiver, n.method, ...n.args];
     case 'Index': return [n.receiver, ...n.indices];
-    case 'Slice': return [...(n.start ? [n.start] : []), ...(n.stop ? [n.stop] : [])];
+    case 'Slice': return [...(n.start ? [n.start] : []), ...(n.stop ? [n.stop] : []), ...(n.step ? [n.step] : [])];
+    case 'Range': return [n.start, n.stop, ...(n.step ? [n.step] : [])];
     case 'List': case 'Tuple': return n.items;
     case 'Error': return n.partial ? [n.partial] : [];
     default: return [];
