@@ -39,3 +39,37 @@ test('chunks report positions of the whole file in their messages', () => {
   assert.deepEqual(chunked.diagnostics, parse(text).diagnostics);
   assert.match(chunked.diagnostics[0].message, /opened at 3:37/);
 });
+
+test('L.inv(N) over OrderBy(Row(N, N, 4)): the query budget stops it with a message (CLI expr and kernel bindings)', async () => {
+  const { runExpr } = await import('../../server/src/cli/expr.js');
+  const { mkdtempSync, writeFileSync, rmSync } = await import('node:fs');
+  const { join } = await import('node:path');
+  const { tmpdir } = await import('node:os');
+  const dir = mkdtempSync(join(tmpdir(), 'layout-budget-'));
+  try {
+    const file = join(dir, 'inv.layout');
+    writeFileSync(file, 'param N = 64\nlayout L = OrderBy(Row(N, N, 4))\n');
+    const out: string[] = [];
+    const err: string[] = [];
+    const code = runExpr(file, 'L.inv(N)', {}, { out: (t) => out.push(t), err: (l) => err.push(l) });
+    assert.deepEqual({ code, out, err }, { code: 1, out: [], err: ["layout: this query's expressions grow too large to simplify (more than 200,000 steps); it was stopped"] });
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+  const { buildEmitModel, emitBlock } = await import('../../server/src/codegen/index.js');
+  const src = 'param N = 64\nlayout L = OrderBy(Row(N, N, 4))\nkernel k target cuda template "t.cu" {\n  a, b, c = L.inv(N)\n}\n';
+  const r = emitBlock(buildEmitModel(src, '/ws/k.layout'), 'k', undefined, { readTemplate: () => '{{ a }} {{ b }} {{ c }}', templateRoot: '/ws' });
+  assert.deepEqual(r.diagnostics.map((d) => [d.code, d.message, src.slice(d.range.start, d.range.end)]), [
+    ['kernel/cannot-evaluate', "cannot generate code for this binding: this query's expressions grow too large to simplify (more than 200,000 steps); it was stopped", 'L.inv(N)'],
+  ]);
+});
+
+test('withBudget: spending past the budget throws, budgets nest, nothing is counted outside', async () => {
+  const { withBudget, spend, BudgetError } = await import('../../server/src/expr/index.js');
+  spend(1e12); // outside any budget: free
+  assert.equal(withBudget(10, () => { spend(10); return 'ok'; }), 'ok');
+  assert.throws(() => withBudget(10, () => spend(11)), (e: unknown) => e instanceof BudgetError && e.budget === 10);
+  // the inner budget is the smaller of its own and what the outer has left; its spending counts outside
+  assert.throws(() => withBudget(10, () => { spend(6); withBudget(100, () => spend(4)); spend(1); }), BudgetError);
+  assert.throws(() => withBudget(10, () => { spend(6); withBudget(100, () => spend(5)); }), BudgetError);
+});

@@ -18,5 +18,6 @@ export { cmp, and, or, not, select } from './logic.js';
 export { EvalError, evaluate, equals, freeSymbols, substitute, EVAL_LIMIT } from './eval.js';
 export { type Facts, simplify, proveNonNeg } from './simplify.js';
 export { countOps, PrintError } from './ptree.js';
+export { BudgetError, withBudget, spend } from './budget.js';
 export { printC, printPython, printTriton } from './print-text.js';
 export { printMlir } from './print-mlir.js';
