@@ -73,3 +73,27 @@ test('withBudget: spending past the budget throws, budgets nest, nothing is coun
   assert.throws(() => withBudget(10, () => { spend(6); withBudget(100, () => spend(4)); spend(1); }), BudgetError);
   assert.throws(() => withBudget(10, () => { spend(6); withBudget(100, () => spend(5)); }), BudgetError);
 });
+
+test('a GenP beyond the exhaustive budget is still searched: i + j on 2^20 x 2^20 is reported non-bijective', () => {
+  const n = 1 << 20;
+  const text = `perm s(n)[i, j] = i + j\nlayout S = OrderBy(GenP([${n}, ${n}], s(${n}))).GroupBy([${n * n}])\n`;
+  const a = analyze(text);
+  assert.deepEqual(a.diagnostics.filter((d) => d.code.startsWith('genp/')).map((d) => [d.code, d.message]), [
+    ['genp/not-bijective', `s(${n}): [0, 1] and [1, 0] both map to 1`],
+  ]);
+  // a value past the end, found at a boundary probe
+  const out = `perm t(n)[i, j] = i * n + j + (if i == n - 1 and j == n - 1 then 1 else 0)\nlayout T = OrderBy(GenP([${n}, ${n}], t(${n}))).GroupBy([${n * n}])\n`;
+  assert.deepEqual(analyze(out).diagnostics.filter((d) => d.code.startsWith('genp/')).map((d) => [d.code, d.message]), [
+    ['genp/out-of-range', `t(${n}): [${n - 1}, ${n - 1}] maps to ${n * n}, outside [0, ${n * n})`],
+  ]);
+});
+
+test('searchBeyondBudget: a bijection finds nothing, and says how many points it probed', async () => {
+  const { searchBeyondBudget } = await import('../../server/src/algebra/genp-check.js');
+  const n = 3000;
+  const r = searchBeyondBudget((x) => x[0] * n + x[1], undefined, [n, n], n * n, 5000);
+  assert.deepEqual(r, { kind: 'budget-exceeded', checked: 5000, size: n * n });
+  // a collision only between two far-apart random-looking points is not promised; a swap of two boundary rows is found
+  const swapped = searchBeyondBudget((x) => (x[0] === n - 1 ? 0 : x[0]) * n + x[1], undefined, [n, n], n * n, 5000);
+  assert.deepEqual(swapped, { kind: 'collision', a: [0, 0], b: [n - 1, 0], value: 0 });
+});
