@@ -10,12 +10,15 @@ import {
   TextDocumentSyncKind,
   CodeActionKind,
   ResponseError,
+  StreamMessageReader,
+  StreamMessageWriter,
   type InitializeParams,
   type InitializeResult,
   type Connection,
 } from 'vscode-languageserver/node';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { createRunner, serveAnalysisRequests, workerRole } from './analysis-runner.js';
+import { Resync } from './transport.js';
 import { SnapshotCache, type ClientSupport, type ServerContext } from './context.js';
 import { DiagnosticsScheduler } from './diagnostics.js';
 import { SettingsStore } from './settings.js';
@@ -51,7 +54,21 @@ function envInt(name: string, dflt: number): number {
 if (!isMainThread && (workerData as { role?: string } | undefined)?.role === workerRole) {
   serveAnalysisRequests(parentPort!);
 } else if (isMainThread) {
-  startServer(createConnection(ProposedFeatures.all));
+  startServer(stdioRequested() ? resilientStdioConnection() : createConnection(ProposedFeatures.all));
+}
+
+function stdioRequested(): boolean {
+  return process.argv.includes('--stdio');
+}
+
+/**
+ * `--stdio` with framing that survives a broken frame (transport.ts): a wrong Content-Length, a
+ * missing header or junk is dropped, logged on stderr, and reading resumes at the next header.
+ */
+function resilientStdioConnection(): Connection {
+  const input = process.stdin.pipe(new Resync((m) => process.stderr.write(m + '\n')));
+  process.stdin.on('end', () => input.end());
+  return createConnection(ProposedFeatures.all, new StreamMessageReader(input), new StreamMessageWriter(process.stdout));
 }
 
 /** The bundle's own path, when running bundled (the worker runs the same file). */
