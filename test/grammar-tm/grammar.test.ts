@@ -59,7 +59,7 @@ test('package.json contributes the language, grammar, snippets and configuration
   assert.deepEqual(conf.brackets, [['{', '}'], ['[', ']'], ['(', ')']]);
   const snippets = JSON.parse(readFileSync(c.snippets[0].path, 'utf8'));
   const prefixes = Object.values(snippets as Record<string, { prefix: string }>).map((s) => s.prefix).sort();
-  assert.deepEqual(prefixes, ['const', 'kernel', 'layout', 'layoutgroup', 'param', 'perm', 'schedule']);
+  assert.deepEqual(prefixes, ['const', 'kernel', 'layout', 'layoutgroup', 'param', 'perm', 'schedule', 'schedule-tc']);
   assert.deepEqual(c.commands.map((x: { command: string }) => x.command).sort(), [
     'layout.emitCuda', 'layout.emitMlir', 'layout.emitTriton', 'layout.openExample', 'layout.restartServer', 'layout.showLayout', 'layout.showOutput',
   ]);
@@ -95,6 +95,20 @@ test('package.json as published: icon, repository, keywords, limited untrusted s
   const w = c.walkthroughs[0];
   assert.deepEqual(w.steps.map((s: { id: string }) => s.id), ['openExample', 'checks', 'picture', 'emit']);
   for (const s of w.steps) assert.ok(existsSync(s.media.image), `walkthrough image ${s.media.image}`);
+});
+
+test('the packaged README (README.marketplace.md) links only files the .vsix carries', () => {
+  const packed = readFileSync('.vscodeignore', 'utf8').split('\n').filter((l) => l.startsWith('!')).map((l) => l.slice(1));
+  const md = readFileSync('README.marketplace.md', 'utf8');
+  const links = [...md.matchAll(/\]\(([^)\s]+)\)/g)].map((m) => m[1]);
+  assert.ok(links.length >= 3, 'the README shows its pictures');
+  for (const l of links) {
+    assert.ok(!/^[a-z]+:/i.test(l), `absolute link ${l}: it does not work inside the .vsix`);
+    assert.ok(packed.includes(l) && existsSync(l), `${l} is not packed (.vscodeignore) or does not exist`);
+  }
+  // the README is packed as readme.md through --readme-path, never the developer README
+  assert.ok(!packed.includes('README.md'));
+  assert.match(pkg.scripts.package, /--readme-path README\.marketplace\.md/);
 });
 
 test('indentation rules indent after an open brace/bracket and outdent a closing one', () => {
