@@ -42,6 +42,7 @@ const declarationKeywords: [string, string, string][] = [
   ['perm', 'perm ${1:name}(${2:n})[${3:i}, ${4:j}] = ${5:expr}', 'a user permutation (GenP)'],
   ['kernel', 'kernel ${1:name} target ${2|triton,cuda,mlir|} template "${3:path}" {\n\t$0\n}', 'a kernel: template and bindings'],
   ['schedule', 'schedule ${1:name} for linalg.matmul(${2:M}, ${3:N}, ${4:K}) on ${5:sm_90} {\n\t${6:mm} = findOp("linalg.matmul")\n\t$0\n}', 'a PEAK schedule'],
+  ['linear', 'linear ${1:L} = ${2|blocked,swizzled,mma,bases|}(shape=[${3:16}, ${4:64}]$0)', 'a Triton linear layout (blocked, swizzled, mma, bases)'],
 ];
 const expressionKeywords = ['if', 'then', 'else', 'and', 'or', 'not'];
 
