@@ -42,14 +42,29 @@ export const MAX_FILES_NAMED = 5;
  * URI into the path shown (workspace-relative).
  */
 export function emitSummary(result: EmitResult, what: string, relative: (uri: string) => string): { level: 'info' | 'warning'; text: string } {
-  const notes = result.messages.join('; ');
+  // the server's messages: its diagnostics (`error CODE (line N): MESSAGE`) and notes; the message shown is
+  // short and whole: the first error in full and how many there are (every message is in the output)
+  const diags: { severity: string; line: string; message: string }[] = [];
+  const notes: string[] = [];
+  for (const m of result.messages) {
+    const d = /^(error|warning|info|hint) \S+ \(line (\d+)\): (.*)$/s.exec(m);
+    if (d) diags.push({ severity: d[1], line: d[2], message: d[3] });
+    else if (m !== 'nothing was written') notes.push(m.replace(/; nothing was written$/, ''));
+  }
+  const errors = diags.filter((d) => d.severity === 'error');
+  const warnings = diags.filter((d) => d.severity === 'warning');
+  const count = (n: number, w: string) => (n === 1 ? `1 ${w}` : `${n} ${w}s`);
+  const parts: string[] = [];
+  if (errors.length) parts.push(`${errors.length === 1 ? 'an error' : `${errors.length} errors, the first`} at line ${errors[0].line}: ${errors[0].message}`);
+  parts.push(...notes);
+  if (warnings.length) parts.push(`${count(warnings.length, 'warning')} (see the Layout output)`);
   if (result.written.length === 0) {
-    return { level: 'warning', text: `Layout: nothing written for ${what}${notes ? `: ${notes}` : '.'}` };
+    return { level: 'warning', text: `Layout: nothing written for ${what}${parts.length ? `: ${parts.join('; ')}` : '.'}` };
   }
   const named = result.written.slice(0, MAX_FILES_NAMED).map(relative);
   const more = result.written.length - named.length;
   const files = more > 0 ? `${named.join(', ')} and ${more} more` : named.join(', ');
-  return { level: 'info', text: `Layout: wrote ${files} for ${what}.${notes ? ` ${notes}` : ''}` };
+  return { level: 'info', text: `Layout: wrote ${files} for ${what}.${parts.length ? ` ${parts.join('; ')}.` : ''}` };
 }
 
 /** What "Layout: Show Layout" was asked to draw. */

@@ -7,7 +7,8 @@ import { readFileSync } from 'node:fs';
 import { parse } from '../../grammar/src/index.js';
 import type { ScheduleDecl } from '../../grammar/src/ast.js';
 import type { Diagnostic } from '../../grammar/src/diagnostic.js';
-import { analyzeSchedule, argValues, checkSchedule, describeStep, resolveSchedule, scheduleEnvFromFile } from '../../server/src/check/schedule/index.js';
+import { analyzeSchedule, argValues, checkSchedule, resolveSchedule, scheduleEnvFromFile } from '../../server/src/check/schedule/index.js';
+import { describeStep } from '../../server/src/service/schedule-hover.js';
 import { estimateRegisters, fillTile } from '../../server/src/check/schedule/tensorcore.js';
 
 const HEADER = `param M = 4096, N = 4096, K = 4096

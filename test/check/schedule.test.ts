@@ -5,9 +5,10 @@ import { parse } from '../../grammar/src/index.js';
 import type { ScheduleDecl } from '../../grammar/src/ast.js';
 import type { Diagnostic } from '../../grammar/src/diagnostic.js';
 import {
-  analyzeSchedule, checkSchedule, copyMapping, describeStep, resolveSchedule, argValues, scheduleEnvFromFile, tunableParamsOf,
+  analyzeSchedule, checkSchedule, copyMapping, resolveSchedule, argValues, scheduleEnvFromFile, tunableParamsOf,
   type ScheduleSpec,
 } from '../../server/src/check/schedule/index.js';
+import { describeStep } from '../../server/src/service/schedule-hover.js';
 import { TARGETS, formatBytes } from '../../server/src/check/targets.js';
 
 const HEADER = `param M = 4096, N = 4096, K = 4096

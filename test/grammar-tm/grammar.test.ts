@@ -97,6 +97,20 @@ test('package.json as published: icon, repository, keywords, limited untrusted s
   for (const s of w.steps) assert.ok(existsSync(s.media.image), `walkthrough image ${s.media.image}`);
 });
 
+test('the packaged README (README.marketplace.md) links only files the .vsix carries', () => {
+  const packed = readFileSync('.vscodeignore', 'utf8').split('\n').filter((l) => l.startsWith('!')).map((l) => l.slice(1));
+  const md = readFileSync('README.marketplace.md', 'utf8');
+  const links = [...md.matchAll(/\]\(([^)\s]+)\)/g)].map((m) => m[1]);
+  assert.ok(links.length >= 3, 'the README shows its pictures');
+  for (const l of links) {
+    assert.ok(!/^[a-z]+:/i.test(l), `absolute link ${l}: it does not work inside the .vsix`);
+    assert.ok(packed.includes(l) && existsSync(l), `${l} is not packed (.vscodeignore) or does not exist`);
+  }
+  // the README is packed as readme.md through --readme-path, never the developer README
+  assert.ok(!packed.includes('README.md'));
+  assert.match(pkg.scripts.package, /--readme-path README\.marketplace\.md/);
+});
+
 test('indentation rules indent after an open brace/bracket and outdent a closing one', () => {
   const conf = JSON.parse(readFileSync('language-configuration.json', 'utf8'));
   const inc = new RegExp(conf.indentationRules.increaseIndentPattern);

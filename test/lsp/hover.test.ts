@@ -1,10 +1,11 @@
 // Hover over the protocol: exact markdown and ranges for params, lets, built-ins, perms, kernels,
 // bindings, free index symbols, schedules, payload ops, GPUs and handles; schedule steps show
-// exactly what check/schedule/'s describeStep says about them.
+// exactly what service/schedule-hover.ts's describeStep says about them.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { describeStep, scheduleEnvFromFile } from '../../server/src/check/schedule/index.js';
+import { scheduleEnvFromFile } from '../../server/src/check/schedule/index.js';
+import { describeStep } from '../../server/src/service/schedule-hover.js';
 import { parse } from '../../grammar/src/index.js';
 import type { ScheduleDecl } from '../../grammar/src/ast.js';
 import { LspClient, markers, pos } from './harness.js';

@@ -6,7 +6,8 @@
 // - built-in constructors, methods and functions: signature and meaning;
 // - schedule primitives: `describeStep` (what it does, its figures, the transform ops).
 import type * as ast from '../../../grammar/src/ast.js';
-import { describeStep, lookupPayloadOp } from '../check/schedule/index.js';
+import { lookupPayloadOp } from '../check/schedule/index.js';
+import { describeStep } from './schedule-hover.js';
 import { TARGETS as GPU_TARGETS } from '../check/targets.js';
 import type { LayoutDocument } from './document.js';
 import { nodePath } from './document.js';
@@ -16,6 +17,7 @@ import type { Settings } from './settings.js';
 import type { SymbolDef } from './symbols.js';
 import { layoutHover, oneLine, queryHover } from './layout-info.js';
 import { declaredValue, scheduleEnvOfDecl } from './elaboration.js';
+import { legoLinearFacts, linearHover } from './linear-hover.js';
 
 export interface HoverResult {
   range: ast.Range;
@@ -117,9 +119,11 @@ function describeSymbol(doc: LayoutDocument, def: SymbolDef, settings: Settings)
       lines.push('', usesLine);
       return lines.join('\n');
     }
+    case 'linear': return linearHover(doc, def.name);
     case 'layout': {
       const info = layoutHover(doc, def, settings);
-      if (info) return info;
+      const f2 = legoLinearFacts(doc, def.name);
+      if (info) return f2 ? `${info}\n\n${f2}` : info;
       const d = def.container as ast.LayoutDecl;
       return `**layout** \`${def.name}\`\n\n\`\`\`layout\n${src(d.value.range)}\n\`\`\`\n\n${usesLine}`;
     }

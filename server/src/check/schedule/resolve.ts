@@ -63,6 +63,7 @@ export function resolveSchedule(decl: ScheduleDecl, values: ArgValues, opts: Res
     out.push(diag('unknown-payload-op', 'error',
       `\`${decl.op.name}\` is not a supported payload op; supported: ${Object.keys(PAYLOAD_OPS).join(', ')}${guess ? ` (did you mean \`${guess}\`?)` : ''}`,
       decl.op.range));
+    if (guess) out[out.length - 1].fixes = [{ title: `Change to \`${guess}\``, edits: [{ range: decl.op.range, newText: guess }] }];
     return { diagnostics: out };
   }
   if (decl.op.args.length !== info.dims.length) {

@@ -4,7 +4,7 @@
 // The transform library has these entry points (pick one with --transform-interpreter=entry-point=NAME):
 //   __transform_main       the whole schedule; on a GPU target it ends in gpu.launch
 //   __transform_cpu_check  the schedule without GPU mapping: its scf.forall loops run on the CPU
-// Why each primitive becomes what it does: /work/shared/notes/mlir-transform-dialect.md §3 and docs/schedules.md.
+// Why each primitive becomes what it does: docs/schedules.md.
 import type { Diagnostic } from '../../../../grammar/src/diagnostic.js';
 import { emitTensorCoreTransform } from './emit-tensorcore.js';
 import {

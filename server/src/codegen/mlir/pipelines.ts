@@ -1,5 +1,5 @@
 // mlir-opt-22 pass lists for the generated MLIR (plain data; tools.ts runs them).
-// Tested with Debian's mlir-22-tools (LLVM 22.1.8); see /work/shared/notes/mlir-transform-dialect.md §4.
+// Tested with Debian's mlir-22-tools (LLVM 22.1.8); see docs/schedules.md.
 
 /** Apply a transform library kept in its own file to a payload; `entry` picks the named sequence. */
 export function applyScheduleArgs(transformPath: string, entry?: string): string[] {

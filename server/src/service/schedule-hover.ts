@@ -1,11 +1,11 @@
-// Hover text of a schedule step.
-import type { ScheduleDecl, ScheduleStep } from '../../../../grammar/src/ast.js';
-import { formatBytes } from '../targets.js';
-import { isPrimitive, PRIMITIVES } from './ops.js';
-import { argValues, type ScheduleEnv } from './values.js';
-import { resolveSchedule } from './resolve.js';
-import { analyzeSchedule } from './simulate.js';
-import { product, times } from './util.js';
+// Hover text (markdown) of a schedule step: the primitive's table entry (check/schedule/ops.ts) and
+// the figures of the schedule checks' simulation (check/schedule/simulate.ts) at the params' values.
+import type { ScheduleDecl, ScheduleStep } from '../../../grammar/src/ast.js';
+import { formatBytes } from '../check/targets.js';
+import { analyzeSchedule, argValues, isPrimitive, PRIMITIVES, resolveSchedule, type ScheduleEnv } from '../check/schedule/index.js';
+
+const product = (xs: number[]): number => xs.reduce((a, b) => a * b, 1);
+const times = (xs: number[]): string => xs.join(' x ');
 
 /** Markdown for a hover on a schedule step: what the primitive does, its figures, and the transform ops it becomes. */
 export function describeStep(decl: ScheduleDecl, step: ScheduleStep | number, env: ScheduleEnv): string | undefined {
