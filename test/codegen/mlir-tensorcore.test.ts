@@ -7,7 +7,7 @@
 import { test, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { argValues, resolveSchedule, scheduleEnvFromFile } from '../../server/src/check/schedule/index.js';
@@ -50,6 +50,17 @@ function exampleSpec(v: bigint): ScheduleSpec {
 }
 
 const count = (s: string, re: RegExp): number => s.match(re)?.length ?? 0;
+
+test('`layout emit examples/gemm-tensorcore.layout --schedule gemm_tc --target mlir` writes exactly what emitSchedule gives (the files lowered below)', (t) => {
+  const cli = join(import.meta.dirname, '../../dist/cli.js');
+  if (!existsSync(cli)) { t.skip('dist/cli.js is missing: run `node scripts/build.mjs` first'); return; }
+  const r = spawnSync(process.execPath, [cli, 'emit', 'examples/gemm-tensorcore.layout', '--schedule', 'gemm_tc', '--target', 'mlir', '--out', '-'], { encoding: 'utf8' });
+  assert.equal(r.status, 0, r.stderr);
+  const e = emitSchedule(exampleSpec(0n));
+  assert.ok(e.ok);
+  assert.equal(r.stdout, `==> gemm_tc.payload.mlir <==\n${e.payload}\n==> gemm_tc.transform.mlir <==\n${e.transform}`);
+  assert.match(e.transform, /^\/\/ grid 32 x 32 blocks of 128 x 128, K tile 32; 2 x 2 warps \(128 threads\) with 64 x 64 warp tiles;\n\/\/ mma\.sync m16n8k16: 64 per warp per K tile; 3 stages, cp\.async, swizzled shared memory\.\n\/\/ shared memory per block: 3 x \(128 x 32 \+ 32 x 128\) x 2 B = 49152 B;\n\/\/ registers per thread \(estimate\): 128 accumulators \+ 32 A \+ 32 B fragments \+ 50 = 242\.$/m);
+});
 
 for (const [v, want] of [
   // cp.async: 16-B copies per thread per K tile (V = 0: 4 of A + 4 of B; V = 1: 8 + 4) in the prologue, loop body and peeled epilogue
