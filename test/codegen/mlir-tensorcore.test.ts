@@ -163,3 +163,29 @@ schedule tcs for linalg.matmul(M, N, K) : f16 x f16 -> ${acc} on sm_90 {
     assert.equal(parsePrinted(bad.stdout).get('max_abs_err'), '1');
   });
 }
+
+test('SIMT schedules take every element type: the CPU check matches the reference and the GPU script lowers to PTX', (t) => {
+  const tc = tools(t);
+  if (!tc) return;
+  const base = readFileSync('examples/gemm-schedule.layout', 'utf8').replace('param M = 4096, N = 4096, K = 4096', 'param M = 1024, N = 1024, K = 1024');
+  for (const types of ['f32 x f32 -> f32', 'f16 x f16 -> f16', 'f16 x f16 -> f32', 'bf16 x bf16 -> f32', 'bf16 x bf16 -> bf16']) {
+    const text = base.replace('f32 x f32 -> f32', types);
+    const { decl, env } = scheduleOf(text);
+    const r = fromAst(decl, env);
+    assert.deepEqual(r.diagnostics, [], types);
+    const e = emitSchedule(r.spec!);
+    const cpu = emitCpuCheck(r.spec!);
+    assert.ok(e.ok && cpu.ok);
+    const [et, acc] = [types.split(' ')[0], types.split(' ').pop()!];
+    assert.match(e.transform, new RegExp(`padding_values = \\[0\\.0 : ${et}, 0\\.0 : ${et}, 0\\.0 : ${acc}\\]`), types);
+    const run = runOnCpu(tc, cpu.module, e.transform, '__transform_cpu_check', CPU_CHECK_ENTRY);
+    ok(run, `running the CPU check (${types})`);
+    const want = expectedMatmul(cpu.sizes);
+    assert.deepEqual(Object.fromEntries(parsePrinted(run.stdout)), { checksum: want.checksum, max_abs_err: '0', first: want.first, last: want.last }, types);
+    const applied = applySchedule(tc, e.payload, e.transform);
+    ok(applied, `applying the schedule (${types})`);
+    const p = lowerToPtx(tc, applied.stdout, { chip: 'sm_90', barePointers: true });
+    ok(p.run, `lowering to PTX (${types})`);
+    assert.match(p.ptx!, /\.shared/);
+  }
+});
