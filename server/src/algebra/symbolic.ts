@@ -3,7 +3,7 @@
 // docs/algebra.md ("Assumptions"). Results assume what LEGO assumes: every index lies in its
 // dimension's range, and the sizes of the chain agree (checks.ts reports when they do not).
 import {
-  and, arange, cmp, countOps, evaluate, freeSymbols, int, mod, select, simplify, simplifyAll, substitute, sym,
+  and, arange, cmp, countOps, evaluate, freeSymbols, int, mod, select, simplifyAll, substitute, sym,
   type Expr, type Facts,
 } from '../expr/index.js';
 import { DigitOps, type Digit, type Radix } from './digits.js';
