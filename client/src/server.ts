@@ -142,6 +142,16 @@ export class LayoutServer implements vscode.Disposable {
     });
   }
 
+  /** Asks VS Code to fetch the code lenses again (after `layout.codeLens.enabled` or the workspace trust changed). */
+  refreshCodeLenses(): void {
+    const c = this.client;
+    if (!c || c.state !== State.Running) return;
+    const feature = c.getFeature('textDocument/codeLens');
+    for (const ed of vscode.window.visibleTextEditors) {
+      if (ed.document.languageId === 'layout') feature.getProvider(ed.document)?.onDidChangeCodeLensEmitter.fire();
+    }
+  }
+
   async request(method: string, params: unknown): Promise<unknown> {
     const c = await this.whenReady();
     return c.sendRequest(method, params);

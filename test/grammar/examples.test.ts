@@ -6,8 +6,8 @@ import type { ast } from '../../grammar/src/index.js';
 
 const all = examples();
 
-test('the seven examples are present', () => {
-  assert.deepEqual(all.map(([n]) => n), ['figure6.layout', 'gemm-schedule.layout', 'matmul.layout', 'nw.layout', 'softmax.layout', 'swizzle.layout', 'transpose.layout']);
+test('the eight examples are present', () => {
+  assert.deepEqual(all.map(([n]) => n), ['figure6.layout', 'gemm-schedule.layout', 'gemm-tensorcore.layout', 'matmul.layout', 'nw.layout', 'softmax.layout', 'swizzle.layout', 'transpose.layout']);
 });
 
 for (const [name, text] of all) {

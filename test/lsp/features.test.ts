@@ -284,8 +284,12 @@ describe('completion and signature help', () => {
 
   test('schedule statements: PEAK primitives; arguments: handles and params', async () => {
     const items = await labels(c.uri('c4.layout'), 'param BK = 8\nschedule s for linalg.matmul(8, 8, 8) on sm_90 {\n  mm = findOp("linalg.matmul")\n  $0\n}\n');
-    assert.deepEqual(items.map((i) => i.label), ['findOp', 'tileForGrids', 'tile', 'fuse', 'promote', 'parallelizeForThreads', 'parallelizeForBlocks', 'vectorize', 'unroll', 'bufferize']);
+    assert.deepEqual(items.map((i) => i.label), ['findOp', 'tileForGrids', 'tile', 'fuse', 'promote', 'parallelizeForThreads', 'parallelizeForBlocks', 'vectorize', 'unroll', 'bufferize',
+      'parallelizeForWarps', 'mma', 'asyncCopy', 'multibuffer', 'pipeline', 'swizzleShared']);
     assert.equal(items.find((i) => i.label === 'tile')!.textEdit.newText, 'tile(${1:mm}, [${2}])');
+    assert.equal(items.find((i) => i.label === 'mma')!.textEdit.newText, 'mma(${1:mm}, [${2:16, 8, 16}])');
+    assert.equal(items.find((i) => i.label === 'pipeline')!.textEdit.newText, 'pipeline(${1:mm}, ${2:3})');
+    assert.equal(items.find((i) => i.label === 'asyncCopy')!.textEdit.newText, 'asyncCopy()');
     const args = await labels(c.uri('c5.layout'), 'param BK = 8\nschedule s for linalg.matmul(8, 8, 8) on sm_90 {\n  mm = findOp("linalg.matmul")\n  tile($0)\n}\n');
     assert.deepEqual(args.map((i) => i.label), ['mm', 'BK']);
   });
