@@ -29,7 +29,7 @@ test('isLayoutFence: the info string names layout (any case, with attributes)', 
 });
 
 test('extendMarkdownIt: layout fences highlighted here, other languages by the previous highlighter', () => {
-  const md = { options: { highlight: (code: string, lang: string) => `[${lang}:${code}]` } };
+  const md = { options: { highlight: (code: string, lang: string, _attrs: string) => `[${lang}:${code}]` } };
   extendMarkdownIt(md);
   assert.equal(md.options.highlight('param M = 1', 'layout', ''), '<span class="hljs-keyword">param</span> M = <span class="hljs-number">1</span>');
   assert.equal(md.options.highlight('x = 1', 'python', ''), '[python:x = 1]');
