@@ -5,7 +5,7 @@
 // `npm run bench [-- FILTER]`: the results a run writes end up in bench/out/ (not tracked by git), and the
 // tracked bench/results/ is left exactly as it was (restored afterwards, new files removed).
 // `npm run bench -- --update [FILTER]`: the run updates the tracked bench/results/ (and nothing is copied).
-import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
 

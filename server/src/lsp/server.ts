@@ -97,7 +97,6 @@ function resilientStdioConnection(): Connection {
 /** The bundle's own path, when running bundled (the worker runs the same file). */
 function bundlePath(): string | undefined {
   try {
-    // eslint-disable-next-line no-undef
     const f = typeof __filename === 'string' ? __filename : undefined;
     return f && f.endsWith('.js') ? f : undefined;
   } catch {

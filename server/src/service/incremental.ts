@@ -162,7 +162,7 @@ export class IncrementalAnalysis {
         changed.push(...d.defines);
       }
     });
-    if (old) old.decls.forEach((d, i) => {
+    if (old) old.decls.forEach((d) => {
       if (!matchedOld.has(d.chunk)) changed.push(...d.defines);
     });
     const users = new Map<string, number[]>();
