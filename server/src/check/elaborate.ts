@@ -14,6 +14,7 @@ import * as A from '../algebra/index.js';
 import * as X from '../expr/index.js';
 import { callValue, indexValue, methodValue, oversize } from './elaborate-calls.js';
 import { elaborateAssume, elaborateWhere } from './assume.js';
+import { rangeValue } from './ranges.js';
 import { BAD, describe, emptyModel, layoutOfVal, type DivisionRole, type KernelModel, type Origin, type LayoutModel, type LetModel, type Model, type ParamModel, type PermModel, type Query, type Val } from './elaborate-model.js';
 
 export * from './elaborate-model.js';
@@ -264,6 +265,7 @@ export class Elaborator {
       case 'Call': return callValue(this, e);
       case 'MethodCall': return methodValue(this, e);
       case 'Index': return indexValue(this, e);
+      case 'Range': return rangeValue(this, e);
     }
   }
 

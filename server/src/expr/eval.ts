@@ -288,3 +288,22 @@ export function replaceAtom(e: Expr, key: string, repl: Expr): Expr {
   };
   return go(e);
 }
+
+/**
+ * Every un-broadcast `tl.arange` of e given the broadcast `bcast` (a range inside an index
+ * expression, `2 * (0:8)`, broadcast like a slice at that key position); e itself when it has none.
+ */
+export function broadcastAranges(e: Expr, bcast: { axis: number; rank: number }): Expr {
+  const go = (x: Expr): Expr => {
+    if (x.kind === 'arange') return x.bcast ? x : arange(x.start, x.stop, bcast);
+    if (x.kind === 'int' || x.kind === 'sym') return x;
+    return rebuild(x, go, true);
+  };
+  return go(e);
+}
+
+/** true when e contains a `tl.arange` */
+export function hasArange(e: Expr): boolean {
+  if (e.kind === 'arange') return true;
+  return childrenOf(e).some(hasArange);
+}

@@ -48,6 +48,15 @@ export interface EmitResult {
  */
 export const SHOW_LAYOUT_COMMAND = 'layout.showLayout';
 
+/**
+ * `initializationOptions` a client sends so the server offers what only it can run: `clientCommands` lists
+ * the client-side commands it has (VS Code: `[SHOW_LAYOUT_COMMAND]`). Without it (Neovim, Emacs, Helix, ...)
+ * the server sends no "Show layout" code lenses, whose command such a client could not run.
+ */
+export interface LayoutInitializationOptions {
+  clientCommands?: string[];
+}
+
 export interface ShowLayoutArgs {
   /** the `.layout` document's URI */
   uri: string;
