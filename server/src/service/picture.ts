@@ -22,7 +22,7 @@ export type PictureAnswer = PictureData | { error: string } | null;
 
 /** The layout named `name`, or else the one declared or used at `offset`. */
 export function picture(doc: LayoutDocument, offset: number, name?: string): PictureAnswer {
-  const target = name && doc.symbols.globals.get(name)?.kind === 'layout' ? name : layoutAt(doc, offset);
+  const target = name && doc.symbols.global(name)?.kind === 'layout' ? name : layoutAt(doc, offset);
   if (!target) return null;
   const r = layoutNamed(doc, target);
   if (!r) return null;
