@@ -7,6 +7,7 @@ import { cpus } from 'node:os';
 import { parse, resolve } from '../grammar/src/index.js';
 import { analyze } from '../server/src/check/index.js';
 import { runRules } from '../server/src/check/rules/index.js';
+import { elaborate } from '../server/src/check/elaborate.js';
 import { generate } from './parse.js';
 
 const RUNS = 7;
@@ -32,7 +33,7 @@ function main(): void {
   const text = generate(10_000);
   const p = parse(text);
   const r = resolve(p.file, p.lines);
-  const input = { text, file: p.file, resolution: r };
+  const input = { text, file: p.file, resolution: r, model: elaborate(p.file, r).model };
   const fastDiagnostics = runRules(input, { slow: false }).diagnostics;
   for (let i = 0; i < 2; i++) runRules(input, { slow: false });
   const fastMs = time(() => runRules(input, { slow: false }), RUNS);

@@ -30,5 +30,6 @@ export function checkEmitResult(x: unknown): EmitResult {
   if (typeof x !== 'object' || x === null) return { written: [], messages: ['The language server returned no result for layout.emit.'] };
   const r = x as Record<string, unknown>;
   const strings = (v: unknown) => (Array.isArray(v) ? v.filter((s): s is string => typeof s === 'string') : []);
-  return { written: strings(r.written), messages: strings(r.messages) };
+  const blockedBy = strings(r.blockedBy);
+  return { written: strings(r.written), messages: strings(r.messages), ...(blockedBy.length > 0 ? { blockedBy } : {}) };
 }

@@ -8,12 +8,16 @@ import { EMIT_COMMAND } from '../../server/src/lsp/protocol.js';
 import type { EmitArgs, EmitResult, EmitTarget } from '../../server/src/lsp/protocol.js';
 import { blockAt, checkEmitResult } from './blocks.js';
 import type { SymbolLike } from './blocks.js';
-import { EMIT_LABEL, emitSummary } from './command-args.js';
+import { EMIT_LABEL, UNTRUSTED_EMIT, emitSummary } from './command-args.js';
 import { notify } from './notify.js';
 import type { LayoutServer } from './server.js';
 
 /** Runs one emit. `resource`: a file picked in the explorer (then the whole file); otherwise the active editor. */
 export async function emit(target: EmitTarget, server: LayoutServer, log: vscode.LogOutputChannel, resource?: vscode.Uri): Promise<EmitResult | undefined> {
+  if (!vscode.workspace.isTrusted) {
+    void notify('info', UNTRUSTED_EMIT);
+    return undefined;
+  }
   let doc: vscode.TextDocument;
   let block: string | undefined;
   const editor = vscode.window.activeTextEditor;
@@ -45,7 +49,7 @@ export async function emit(target: EmitTarget, server: LayoutServer, log: vscode
     emitFailed(args, err, log);
     return undefined;
   }
-  return presentEmit(args, answer, log);
+  return presentEmit(args, answer, log, async (forced) => (await server.whenReady()).sendRequest('workspace/executeCommand', { command: EMIT_COMMAND, arguments: [forced] }));
 }
 
 /** Reports a failed `layout.emit` request. */
@@ -55,9 +59,31 @@ export function emitFailed(args: EmitArgs, err: unknown, log: vscode.LogOutputCh
   void notify('error', msg);
 }
 
-/** Logs the server's answer to `layout.emit`, opens each written file beside the source and says what happened. */
-export async function presentEmit(args: EmitArgs, answer: unknown, log: vscode.LogOutputChannel): Promise<EmitResult> {
+/**
+ * Logs the server's answer to `layout.emit`, opens each written file beside the source and says what happened.
+ * An emit refused because of errors (`blockedBy`) is shown as an error listing them, with "Emit Anyway"
+ * (sends the request again with `force`, through `resend`) and "Show Problems".
+ */
+export async function presentEmit(args: EmitArgs, answer: unknown, log: vscode.LogOutputChannel, resend?: (forced: EmitArgs) => Promise<unknown>): Promise<EmitResult> {
   const result = checkEmitResult(answer);
+  if (result.blockedBy && result.blockedBy.length > 0) {
+    const n = result.blockedBy.length;
+    for (const b of result.blockedBy) log.warn(`emit ${args.block ?? args.uri} (${EMIT_LABEL[args.target]}) refused: ${b}`);
+    const shown = result.blockedBy.slice(0, 3).join('; ') + (n > 3 ? `; and ${n - 3} more` : '');
+    const buttons = resend ? ['Emit Anyway', 'Show Problems'] : ['Show Problems'];
+    void notify('error', `Layout: nothing emitted for ${args.block ?? vscode.workspace.asRelativePath(vscode.Uri.parse(args.uri))} (${EMIT_LABEL[args.target]}): ${n} error${n === 1 ? '' : 's'}: ${shown}`, ...buttons).then(async (choice) => {
+      if (choice === 'Show Problems') await vscode.commands.executeCommand('workbench.actions.view.problems');
+      else if (choice === 'Emit Anyway' && resend) {
+        const forced: EmitArgs = { ...args, force: true };
+        try {
+          await presentEmit(forced, await resend(forced), log);
+        } catch (err) {
+          emitFailed(forced, err, log);
+        }
+      }
+    });
+    return result;
+  }
   let source: string;
   try {
     source = vscode.workspace.asRelativePath(vscode.Uri.parse(args.uri));

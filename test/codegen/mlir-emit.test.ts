@@ -11,6 +11,8 @@ import {
   cpuCheckSizes, emitCpuCheck, emitLayoutCopy, emitLayoutCopyToGpu, emitSchedule, fromAst, layoutIndex, layoutSize,
   parseMemrefDump, stepText, type ScheduleSpec,
 } from '../../server/src/codegen/mlir/index.js';
+import { parse } from '../../grammar/src/index.js';
+import { scheduleEnvFromFile } from '../../server/src/check/schedule/index.js';
 import { OrderBy, Row, Col } from '../../server/src/algebra/types.js';
 import { sym } from '../../server/src/expr/index.js';
 
@@ -39,23 +41,26 @@ test('fromAst: the example schedule becomes a spec with the params\' values', ()
   });
 });
 
-test('fromAst with a plain map of values; errors give diagnostics and no spec', () => {
-  const { decl } = scheduleOf(EXAMPLE);
+test('fromAst at overridden param values; errors give diagnostics and no spec', () => {
+  const file = parse(EXAMPLE).file;
+  const decl = file.decls.find((d) => d.kind === 'Schedule')!;
   const values = new Map<string, bigint>([['M', 256n], ['N', 256n], ['K', 64n], ['BM', 64n], ['BN', 64n], ['BK', 16n]]);
-  const r = fromAst(decl, values, { file: 'x.layout' });
+  const r = fromAst(decl, scheduleEnvFromFile(file, undefined, values), { file: 'x.layout' });
   assert.deepEqual(r.diagnostics, []);
   assert.deepEqual(r.spec!.sizes, [256, 256, 64]);
   assert.deepEqual(r.spec!.steps[1].sizes, [64, 64]);
   assert.equal(r.spec!.source!.file, 'x.layout');
+  const noBK = EXAMPLE.replace(', BK = 32', '');
+  const badFile = parse(noBK).file;
   values.delete('BK');
-  const bad = fromAst(decl, values);
+  const bad = fromAst(badFile.decls.find((d) => d.kind === 'Schedule')!, scheduleEnvFromFile(badFile, undefined, values));
   assert.equal(bad.spec, undefined);
-  assert.deepEqual(bad.diagnostics.map((d) => [d.code, d.message, EXAMPLE.slice(d.range.start, d.range.end)]), [
+  assert.deepEqual(bad.diagnostics.map((d) => [d.code, d.message, noBK.slice(d.range.start, d.range.end)]), [
     ['schedule/arg-not-constant', 'tile size 3 of tile: unknown name `BK`', 'BK'],
   ]);
   values.set('BK', 16n);
   values.set('BM', 48n);
-  assert.deepEqual(fromAst(decl, values).diagnostics.map((d) => d.message), ['block tile 48 does not divide M (256 = 5 x 48 + 16)']);
+  assert.deepEqual(fromAst(decl, scheduleEnvFromFile(file, undefined, values)).diagnostics.map((d) => d.message), ['block tile 48 does not divide M (256 = 5 x 48 + 16)']);
 });
 
 test('the example: payload and transform script (golden)', () => {
@@ -123,7 +128,11 @@ test('CPU check sizes: two outer tiles per tiled dimension, small untiled dimens
   assert.deepEqual(c.sizes, [256, 256, 64]);
   assert.match(c.module, /^func\.func @gemm\(%A: tensor<256x64xf32>, %B: tensor<64x256xf32>, %C: tensor<256x256xf32>\) -> tensor<256x256xf32> \{$/m);
   assert.match(c.module, /^func\.func @__layout_check_main\(\) \{$/m);
-  assert.equal(emitCpuCheck({ ...CPU_SPEC, elementType: 'f16' }).ok, false);
+  // f16 / bf16 inputs hold the harness's small integers exactly; the output has the accumulator type
+  const h = emitCpuCheck({ ...CPU_SPEC, elementType: 'bf16', accType: 'f32' });
+  assert.ok(h.ok);
+  assert.match(h.module, /^func\.func @mm_cpu\(%A: tensor<16x32xbf16>, %B: tensor<32x64xbf16>, %C: tensor<16x64xf32>\) -> tensor<16x64xf32> \{$/m);
+  assert.match(h.module, /%r = arith\.truncf %r0 : f32 to bf16/);
 });
 
 test('layout copy kernel from Row/Col layouts (golden), and its GPU mapping', () => {

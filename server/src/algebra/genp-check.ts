@@ -83,7 +83,7 @@ export function checkGenP(genp: GenP, env: Env, budget: CheckBudget | number = {
     if (!(v >= 0 && v < size)) return { kind: 'out-of-range', idx: snapshot(), value: v, size };
     const w = v >>> 5;
     const bit = 1 << (v & 31);
-    if (seen[w] & bit) return { kind: 'collision', a: firstWith(fn, dims, v), b: snapshot(), value: v };
+    if (seen[w] & bit) return { kind: 'collision', a: firstWith(fn, dims, v), b: snapshot(), value: v + 0 };
     seen[w] |= bit;
     if (inv) {
       xv[0] = v;
@@ -119,7 +119,7 @@ export function checkGenP(genp: GenP, env: Env, budget: CheckBudget | number = {
             const bit = 1 << (v & 31);
             if (seen[w] & bit) {
               idx[last] = k;
-              return { kind: 'collision', a: firstWith(fn, dims, v), b: snapshot(), value: v };
+              return { kind: 'collision', a: firstWith(fn, dims, v), b: snapshot(), value: v + 0 }; // + 0: a row may compute -0
             }
             seen[w] |= bit;
           }

@@ -123,6 +123,33 @@ function all<T>(xs: (T | undefined)[]): xs is T[] {
   return xs.every((x) => x !== undefined);
 }
 
+/** The dimension nodes of a list argument (`[M, K]`), or of the arguments themselves (`Row(M, K)`). */
+function dimNodes(args: ast.Expr[]): ast.Expr[] {
+  return args.length === 1 && isListNode(args[0]) ? args[0].items : args;
+}
+
+/** A GroupBy's dimension nodes: `[6, 6]` or per-level tuples `[(2, 3), (2, 3)]`, flattened. */
+function levelNodes(e: ast.Expr): ast.Expr[] {
+  if (!isListNode(e)) return [];
+  return e.items.flatMap((i) => (isListNode(i) ? i.items : [i]));
+}
+
+/** The block origins of an OrderBy's blocks (a block without one, e.g. built elsewhere, gives no dims). */
+function blockOrigins(el: Elaborator, blocks: readonly A.Block[]): { node: ast.Expr; dims: ast.Expr[] }[] | undefined {
+  const out: { node: ast.Expr; dims: ast.Expr[] }[] = [];
+  for (const b of blocks) {
+    const o = el.model.origins.get(b);
+    if (!o || o.kind !== 'block') return undefined;
+    out.push({ node: o.node, dims: o.dims });
+  }
+  return out;
+}
+
+function orderOrigin(el: Elaborator, o: A.OrderBy, node: ast.Call | ast.MethodCall): A.OrderBy {
+  const blocks = blockOrigins(el, o.blocks);
+  return blocks ? el.origin(o, { kind: 'order', node, decl: el.current, blocks, tileOrder: false }) : o;
+}
+
 function genp(el: Elaborator, c: ast.Call): Val {
   if (!arity(el, c, 'GenP', 2, 2)) return BAD;
   const dims = intList(el, c.args[0], "GenP's tile shape");
@@ -134,11 +161,10 @@ function genp(el: Elaborator, c: ast.Call): Val {
   if (!dims || !p.perm.body) return BAD;
   const m = new Map(p.perm.params.map((n, k) => [n, p.args[k]]));
   const inv = p.perm.inverse;
-  return {
-    k: 'layout',
-    L: A.GenP(dims, { indexNames: p.perm.indices, body: X.substitute(p.perm.body, m) },
-      inv ? { argName: inv.argName, results: inv.results.map((r) => X.substitute(r, m)) } : undefined, p.perm.name),
-  };
+  const L = A.GenP(dims, { indexNames: p.perm.indices, body: X.substitute(p.perm.body, m) },
+    inv ? { argName: inv.argName, results: inv.results.map((r) => X.substitute(r, m)) } : undefined, p.perm.name);
+  el.model.genps.push({ node: c, decl: el.current, perm: p.perm, dims, args: p.args, use: c.args[1] as ast.Call | ast.NameRef });
+  return { k: 'layout', L: el.origin(L, { kind: 'block', node: c, decl: el.current, dims: dimNodes([c.args[0]]) }) };
 }
 
 export function callValue(el: Elaborator, c: ast.Call): Val {
@@ -148,12 +174,12 @@ export function callValue(el: Elaborator, c: ast.Call): Val {
   if (def.kind === 'perm') {
     const perm = el.model.perms.get(name);
     if (!perm || !arity(el, c, `perm ${name}`, perm.params.length, perm.params.length)) return BAD;
-    const args = c.args.map((a) => el.int(a));
+    const args = el.inRole('other', () => c.args.map((a) => el.int(a)));
     return all(args) ? { k: 'perm', perm, args } : BAD;
   }
   if (def.kind === 'function') {
     if (!arity(el, c, name, 1, Infinity)) return BAD;
-    const args = c.args.map((a) => el.int(a));
+    const args = el.inRole(el.role === 'size' ? 'clamp' : el.role, () => c.args.map((a) => el.int(a)));
     if (!all(args)) return BAD;
     return { k: 'int', e: name === 'min' ? X.min(...args) : X.max(...args) };
   }
@@ -167,19 +193,20 @@ export function callValue(el: Elaborator, c: ast.Call): Val {
       const dims = c.args.length === 1 && isListNode(c.args[0]) ? intList(el, c.args[0], `${name}'s dims`) : c.args.map((a) => el.int(a));
       if (!dims || !all(dims)) return BAD;
       if (!(c.args.length === 1 && isListNode(c.args[0]))) dims.forEach((x, k) => checkDim(el, x, c.args[k]));
-      return { k: 'layout', L: name === 'Row' ? A.Row(...dims) : A.Col(...dims) };
+      const L = name === 'Row' ? A.Row(...dims) : A.Col(...dims);
+      return { k: 'layout', L: el.origin(L, { kind: 'block', node: c, decl: el.current, dims: dimNodes(c.args) }) };
     }
     case 'RegP': {
       if (!arity(el, c, 'RegP (a list of dims and a permutation)', 2, 2)) return BAD;
       const dims = intList(el, c.args[0], "RegP's dims");
       const perm = constList(el, c.args[1], "RegP's permutation");
-      return dims && perm ? { k: 'layout', L: A.RegP(dims, perm) } : BAD;
+      return dims && perm ? { k: 'layout', L: el.origin(A.RegP(dims, perm), { kind: 'block', node: c, decl: el.current, dims: dimNodes([c.args[0]]) }) } : BAD;
     }
     case 'GenP': return genp(el, c);
     case 'OrderBy': {
       if (!arity(el, c, 'OrderBy', 1, Infinity)) return BAD;
       const blocks = c.args.map((a) => block(el, a, 'OrderBy'));
-      return all(blocks) ? { k: 'chain', chain: [A.OrderBy(...blocks)] } : BAD;
+      return all(blocks) ? { k: 'chain', chain: [orderOrigin(el, A.OrderBy(...blocks), c)] } : BAD;
     }
     case 'TileOrderBy': {
       const o = tileOrderBy(el, c);
@@ -189,13 +216,13 @@ export function callValue(el: Elaborator, c: ast.Call): Val {
       if (!arity(el, c, 'GroupBy (the logical shape and the chain of OrderBys)', 2, 2)) return BAD;
       const lv = levels(el, c.args[0], "GroupBy's shape");
       const chain = chainArg(el, c.args[1]);
-      return lv && chain ? { k: 'layout', L: A.GroupBy(lv, chain) } : BAD;
+      return lv && chain ? { k: 'layout', L: groupBy(el, lv, chain, c, c.args[0]) } : BAD;
     }
     case 'TileBy': {
       if (!arity(el, c, 'TileBy (a chain, then the levels)', 2, Infinity)) return BAD;
       const chain = chainArg(el, c.args[0]);
       const lv = c.args.slice(1).map((a) => intList(el, a, 'a TileBy level'));
-      return chain && all(lv) ? { k: 'layout', L: A.TileBy(chain, lv) } : BAD;
+      return chain && all(lv) ? { k: 'layout', L: tileBy(el, chain, lv, c, c.args.slice(1)) } : BAD;
     }
     case 'ExpandBy': {
       if (!arity(el, c, 'ExpandBy (a layout, the original shape, optionally the expanded shape)', 2, 3)) return BAD;
@@ -204,6 +231,26 @@ export function callValue(el: Elaborator, c: ast.Call): Val {
     }
   }
   return BAD;
+}
+
+function groupBy(el: Elaborator, lv: X.Expr[][], chain: A.OrderBy[], node: ast.Call | ast.MethodCall, dimsNode: ast.Expr): A.GroupBy {
+  return el.origin(A.GroupBy(lv, chain), { kind: 'group', node, decl: el.current, dimsNode, dims: levelNodes(dimsNode) });
+}
+
+function tileBy(el: Elaborator, chain: A.OrderBy[], lv: X.Expr[][], node: ast.Call | ast.MethodCall, levelArgs: ast.Expr[]): A.TileBy {
+  const levels = levelArgs.map((a) => ({ node: a, items: isListNode(a) ? a.items : [] }));
+  // a division that is an item of the outermost level: the tile rule offers to pad it with ExpandBy
+  const divs = el.model.divisions;
+  (levels[0]?.items ?? []).forEach((item, k) => {
+    if (item.kind !== 'Binary' || item.op !== '/') return;
+    for (let j = divs.length - 1; j >= 0; j--) {
+      if (divs[j].node === item) {
+        divs[j].tileBy = { call: node, dim: k };
+        break;
+      }
+    }
+  });
+  return el.origin(A.TileBy(chain, lv), { kind: 'tile', node, decl: el.current, levels });
 }
 
 function chainArg(el: Elaborator, e: ast.Expr): A.OrderBy[] | undefined {
@@ -223,7 +270,9 @@ function tileOrderBy(el: Elaborator, c: ast.Call | ast.MethodCall): A.OrderBy | 
     el.report('elab/argument-kind', c.args[bad].range, `every TileOrderBy level must have rank ${lv[0].length} (the first level's), this one has ${lv[bad].length}`);
     return undefined;
   }
-  return A.TileOrderBy(...lv);
+  const o = A.TileOrderBy(...lv);
+  const dims = c.args.flatMap((a) => (isListNode(a) ? a.items : []));
+  return el.origin(o, { kind: 'order', node: c, decl: el.current, blocks: [{ node: c, dims }], tileOrder: true });
 }
 
 function expandBy(el: Elaborator, c: ast.Call | ast.MethodCall, L: A.Layout, args: ast.Expr[]): Val {
@@ -231,7 +280,7 @@ function expandBy(el: Elaborator, c: ast.Call | ast.MethodCall, L: A.Layout, arg
   const exp = args[1] ? intList(el, args[1], "ExpandBy's expanded shape") : undefined;
   if (!orig || (args[1] && !exp)) return BAD;
   try {
-    return { k: 'layout', L: A.ExpandBy(L, orig, exp) };
+    return { k: 'layout', L: el.origin(A.ExpandBy(L, orig, exp), { kind: 'expand', node: c, decl: el.current, original: isListNode(args[0]) ? args[0].items : [] }) };
   } catch (err) {
     el.report('elab/argument-kind', c.argsRange, err instanceof Error ? err.message : String(err));
     return BAD;
@@ -245,6 +294,7 @@ export function methodValue(el: Elaborator, m: ast.MethodCall): Val {
     const near = METHODS.filter((x) => editDistance(x.toLowerCase(), name.toLowerCase()) <= 2);
     el.report('elab/unknown-method', m.method.range,
       `.${name}(...) is not a layout method${near.length ? ` (did you mean .${near[0]}?)` : ''}; the methods are ${METHODS.map((x) => `.${x}`).join(', ')}`);
+    if (near.length) el.diagnostics[el.diagnostics.length - 1].fixes = [{ title: `Change to '${near[0]}'`, edits: [{ range: m.method.range, newText: near[0] }] }];
     return BAD;
   }
   if (recv.k === 'bad') {
@@ -256,7 +306,7 @@ export function methodValue(el: Elaborator, m: ast.MethodCall): Val {
       const chain = chainOf(el, recv, m.receiver.range, name);
       if (!chain || !arity(el, m, '.OrderBy', 1, Infinity)) return BAD;
       const blocks = m.args.map((a) => block(el, a, '.OrderBy'));
-      return all(blocks) ? { k: 'chain', chain: [...chain, A.OrderBy(...blocks)] } : BAD;
+      return all(blocks) ? { k: 'chain', chain: [...chain, orderOrigin(el, A.OrderBy(...blocks), m)] } : BAD;
     }
     case 'TileOrderBy': {
       const chain = chainOf(el, recv, m.receiver.range, name);
@@ -267,13 +317,13 @@ export function methodValue(el: Elaborator, m: ast.MethodCall): Val {
       const chain = chainOf(el, recv, m.receiver.range, name);
       if (!chain || !arity(el, m, '.GroupBy (the logical shape)', 1, 1)) return BAD;
       const lv = levels(el, m.args[0], "GroupBy's shape");
-      return lv ? { k: 'layout', L: A.GroupBy(lv, chain) } : BAD;
+      return lv ? { k: 'layout', L: groupBy(el, lv, chain, m, m.args[0]) } : BAD;
     }
     case 'TileBy': {
       const chain = chainOf(el, recv, m.receiver.range, name);
       if (!chain || !arity(el, m, '.TileBy (one list of extents per level)', 1, Infinity)) return BAD;
       const lv = m.args.map((a) => intList(el, a, 'a TileBy level'));
-      return all(lv) ? { k: 'layout', L: A.TileBy(chain, lv) } : BAD;
+      return all(lv) ? { k: 'layout', L: tileBy(el, chain, lv, m, m.args) } : BAD;
     }
     case 'ExpandBy': {
       const L = receiverLayout(el, recv, m);
@@ -283,13 +333,15 @@ export function methodValue(el: Elaborator, m: ast.MethodCall): Val {
     case 'apply': {
       const L = receiverLayout(el, recv, m);
       const key = m.args.map((a) => keyItem(el, a));
+      if (L) useQuery(el, m, 'apply', L, m.args, m.argsRange);
       if (!L || !all(key)) return BAD;
       return el.query({ node: m, kind: 'apply', layout: L, layoutName: nameOf(m.receiver), key });
     }
     case 'inv': {
       const L = receiverLayout(el, recv, m);
+      if (L) useQuery(el, m, 'inv', L, m.args, m.argsRange);
       if (m.args.length !== 1) return BAD; // query/arity reports it
-      const x = m.args[0].kind === 'Name' && isFree(el, m.args[0]) ? m.args[0].name : el.int(m.args[0]);
+      const x = m.args[0].kind === 'Name' && isFree(el, m.args[0]) ? m.args[0].name : el.inRole('index', () => el.int(m.args[0]));
       if (m.args[0].kind === 'Name' && typeof x === 'string') el.model.values.set(m.args[0], { k: 'int', e: X.sym(x) });
       if (!L || x === undefined) return BAD;
       return el.query({ node: m, kind: 'inv', layout: L, layoutName: nameOf(m.receiver), key: [], x });
@@ -314,12 +366,23 @@ function isFree(el: Elaborator, n: ast.NameRef): boolean {
   return d?.kind === 'free' || d?.kind === 'binding';
 }
 
+function useQuery(el: Elaborator, node: ast.IndexExpr | ast.MethodCall, kind: 'apply' | 'inv', layout: A.Layout, indices: (ast.Expr | ast.Slice)[], indicesRange: ast.Range): void {
+  el.model.queryUses.push({ node, kind, layout, layoutName: nameOf(node.receiver), indices, indicesRange, decl: el.current });
+}
+
+import { stepOf } from './ranges.js';
+
 function keyItem(el: Elaborator, k: ast.Expr | ast.Slice): A.KeyItem | undefined {
+  return el.inRole('index', () => keyItemInner(el, k));
+}
+
+function keyItemInner(el: Elaborator, k: ast.Expr | ast.Slice): A.KeyItem | undefined {
   if (k.kind === 'Slice') {
     const start = k.start ? el.int(k.start) : undefined;
     const stop = k.stop ? el.int(k.stop) : undefined;
-    if ((k.start && !start) || (k.stop && !stop)) return undefined;
-    return A.slice(start, stop);
+    const step = k.step ? stepOf(el, k.step) : undefined;
+    if ((k.start && !start) || (k.stop && !stop) || (k.step && !step)) return undefined;
+    return A.slice(start, stop, step);
   }
   if (k.kind === 'Name' && isFree(el, k)) {
     el.model.values.set(k, { k: 'int', e: X.sym(k.name) });
@@ -337,6 +400,7 @@ export function indexValue(el: Elaborator, e: ast.IndexExpr): Val {
     el.report('elab/expected-layout', e.receiver.range, `indexing needs a layout: ${L}`);
     return BAD;
   }
+  useQuery(el, e, 'apply', L, e.indices, { start: e.receiver.range.end, end: e.range.end });
   if (!all(key)) return BAD;
   return el.query({ node: e, kind: 'apply', layout: L, layoutName: nameOf(e.receiver), key });
 }

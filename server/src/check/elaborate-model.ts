@@ -1,4 +1,9 @@
-// The elaborated model of a file and the values of expression nodes (see elaborate.ts).
+// The elaborated model of a file and the values of expression nodes (see elaborate.ts): the one
+// interpretation of the AST that every check, hover, query and generator reads. Besides values
+// it records what checks need to point back at the source: param definitions (first one wins),
+// the AST node each layout value was built from (`origins`), every division with its role, the
+// uses of queries, and the integer arguments of schedule blocks. To extend it, add a field here,
+// fill it in the Elaborator (elaborate.ts / elaborate-calls.ts) and read it in the check.
 import type * as ast from '../../../grammar/src/ast.js';
 import type * as A from '../algebra/index.js';
 import type * as X from '../expr/index.js';
@@ -8,7 +13,11 @@ export interface ParamModel {
   isConst: boolean;
   /** undefined when the value does not evaluate (reported) */
   value?: bigint;
+  /** the value's expression, other params symbolic (re-evaluated when a tuning candidate of one of them is tried) */
+  def?: X.Expr;
+  /** tuning candidates that evaluate, in source order, with the node each came from */
   candidates: bigint[];
+  candidateNodes: ast.Expr[];
   item: ast.ParamItem;
 }
 export interface LetModel {
@@ -42,6 +51,67 @@ export interface Query {
   /** `.inv`'s argument: a free name or an expression */
   x?: X.Expr | string;
 }
+/** A layout value's source: the call or method call that built it and the nodes of its dimensions. */
+export type Origin =
+  /** Row, Col, RegP, GenP: `dims` are the dimension nodes */
+  | { kind: 'block'; node: ast.Call; decl: ast.Decl; dims: ast.Expr[] }
+  /** OrderBy(...), .OrderBy(...), TileOrderBy(...): per block its node and dimension nodes */
+  | { kind: 'order'; node: ast.Call | ast.MethodCall; decl: ast.Decl; blocks: { node: ast.Expr; dims: ast.Expr[] }[]; tileOrder: boolean }
+  /** GroupBy: the logical shape's node and its dimension nodes (levels flattened) */
+  | { kind: 'group'; node: ast.Call | ast.MethodCall; decl: ast.Decl; dimsNode: ast.Expr; dims: ast.Expr[] }
+  /** TileBy: each level's node and items */
+  | { kind: 'tile'; node: ast.Call | ast.MethodCall; decl: ast.Decl; levels: { node: ast.Expr; items: ast.Expr[] }[] }
+  | { kind: 'expand'; node: ast.Call | ast.MethodCall; decl: ast.Decl; original: ast.Expr[] };
+
+/**
+ * Where a division stands: `size` in a param, let or layout value (LEGO's exact division: a
+ * remainder is reported), `clamp` inside min/max, `index` in a query's indices, `perm` in a perm
+ * body, `other` elsewhere (kernel bindings, schedule arguments, perm arguments).
+ */
+export type DivisionRole = 'size' | 'clamp' | 'index' | 'perm' | 'other';
+export interface Division {
+  node: ast.Binary;
+  /** written `//`: an intended floor division, never reported */
+  floor: boolean;
+  role: DivisionRole;
+  decl: ast.Decl;
+  left: X.Expr;
+  right: X.Expr;
+  /** set when the division is item `dim` of the outermost level of this TileBy (either spelling) */
+  tileBy?: { call: ast.Call | ast.MethodCall; dim: number };
+}
+
+/** A query as written (recorded even when its indices do not elaborate): what the query checks read. */
+export interface QueryUse {
+  node: ast.IndexExpr | ast.MethodCall;
+  kind: 'apply' | 'inv';
+  layout: A.Layout;
+  layoutName?: string;
+  /** the index nodes (`L[...]`, `.apply(...)`) or the arguments of `.inv(...)` */
+  indices: (ast.Expr | ast.Slice)[];
+  /** where the indices are written: `[...]` or `(...)` */
+  indicesRange: ast.Range;
+  decl: ast.Decl;
+}
+
+/** A use `GenP(dims, perm(args))` of a perm declared in the file (what the bijectivity check enumerates). */
+export interface GenPUse {
+  node: ast.Call;
+  decl: ast.Decl;
+  perm: PermModel;
+  /** the tile's dimensions and the perm's size arguments, params symbolic */
+  dims: X.Expr[];
+  args: X.Expr[];
+  /** `antidiag(3)` or a bare `flip` */
+  use: ast.Call | ast.NameRef;
+}
+
+/** A schedule block's integer arguments (payload sizes, step arguments) as elaborated. */
+export interface ScheduleModel {
+  name: string;
+  decl: ast.ScheduleDecl;
+}
+
 export interface KernelModel {
   name: string;
   decl: ast.KernelDecl;
@@ -64,6 +134,7 @@ export type Val =
   | { k: 'bad' };
 
 export interface Model {
+  /** params and consts by name; a name declared twice keeps its first definition (name/duplicate reports the second) */
   params: Map<string, ParamModel>;
   lets: Map<string, LetModel>;
   perms: Map<string, PermModel>;
@@ -76,6 +147,24 @@ export interface Model {
   queries: Map<ast.Expr, Query>;
   /** the value of every elaborated expression node (for hover) */
   values: Map<ast.Expr, Val>;
+  /** params (and consts) and lets with a value, in declaration order: how scenarios recompute `env` */
+  order: { kind: 'param' | 'let'; name: string }[];
+  /** the source of each layout value built (by identity; a named layout's parts are shared) */
+  origins: Map<A.Layout, Origin>;
+  /** every division, in elaboration order */
+  divisions: Division[];
+  /** every query use, in elaboration order */
+  queryUses: QueryUse[];
+  genps: GenPUse[];
+  schedules: Map<string, ScheduleModel>;
+}
+
+export function emptyModel(): Model {
+  return {
+    params: new Map(), lets: new Map(), perms: new Map(), layouts: new Map(), kernels: new Map(),
+    env: new Map(), defs: new Map(), queries: new Map(), values: new Map(),
+    order: [], origins: new Map(), divisions: [], queryUses: [], genps: [], schedules: new Map(),
+  };
 }
 
 export const BAD: Val = { k: 'bad' };

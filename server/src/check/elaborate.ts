@@ -14,7 +14,8 @@ import * as A from '../algebra/index.js';
 import * as X from '../expr/index.js';
 import { callValue, indexValue, methodValue, oversize } from './elaborate-calls.js';
 import { elaborateAssume, elaborateWhere } from './assume.js';
-import { BAD, describe, layoutOfVal, type KernelModel, type LayoutModel, type LetModel, type Model, type ParamModel, type PermModel, type Query, type Val } from './elaborate-model.js';
+import { rangeValue } from './ranges.js';
+import { BAD, describe, emptyModel, layoutOfVal, type DivisionRole, type KernelModel, type Origin, type LayoutModel, type LetModel, type Model, type ParamModel, type PermModel, type Query, type Val } from './elaborate-model.js';
 
 export * from './elaborate-model.js';
 export { queryExpr, queryText, printExprs, inline, type QueryResult, type QueryOptions, type Lang } from './elaborate-query.js';
@@ -45,10 +46,13 @@ export function elaborate(file: ast.File, resolution: Resolution, options: Elabo
 
 export class Elaborator {
   readonly diagnostics: Diagnostic[] = [];
-  readonly model: Model = {
-    params: new Map(), lets: new Map(), perms: new Map(), layouts: new Map(), kernels: new Map(),
-    env: new Map(), defs: new Map(), queries: new Map(), values: new Map(),
-  };
+  readonly model: Model = emptyModel();
+  /** the declaration being elaborated */
+  current!: ast.Decl;
+  /** the role of a division met now (see DivisionRole) */
+  role: DivisionRole = 'other';
+  /** > 0: diagnostics are not reported (schedule arguments: the schedule checks report) */
+  private quiet = 0;
   /** perm-local names in scope (perm params, indices, inverse argument) */
   private locals: ReadonlySet<string> = new Set();
   private depth = 0;
@@ -56,24 +60,31 @@ export class Elaborator {
   constructor(readonly res: Resolution, private readonly options: ElaborateOptions) {}
 
   report(code: string, range: ast.Range, message: string, severity: Diagnostic['severity'] = 'error'): void {
+    if (this.quiet > 0) return;
     this.diagnostics.push({ code, severity, message, range });
   }
 
   // ------------------------------------------------------------------ declarations
 
+  /** Elaborates one declaration. A name declared twice keeps its first definition (as name resolution binds uses). */
   decl(d: ast.Decl): void {
+    this.current = d;
+    this.role = d.kind === 'Perm' ? 'perm' : d.kind === 'Kernel' || d.kind === 'Schedule' ? 'other' : 'size';
+    const first = d.kind === 'Param' || d.kind === 'Assume' || this.isFirst(d.name.name);
     switch (d.kind) {
       case 'Param':
         for (const item of d.items) this.param(item, d.isConst);
         break;
       case 'Let': {
         const v = this.int(d.value);
+        if (!first) break;
         const m: LetModel = { name: d.name.name, decl: d };
         if (v) {
           m.def = v;
           m.value = this.evalAt(v, d.value.range);
           if (m.value !== undefined) this.model.env.set(m.name, m.value);
           if (v.kind !== 'int') this.model.defs.set(m.name, v);
+          this.model.order.push({ kind: 'let', name: m.name });
         }
         this.model.lets.set(m.name, m);
         break;
@@ -89,7 +100,7 @@ export class Elaborator {
           if (results.every((r): r is X.Expr => r !== undefined)) m.inverse = { argName: d.inverse.arg.name, results };
         }
         this.locals = saved;
-        this.model.perms.set(m.name, m);
+        if (first) this.model.perms.set(m.name, m);
         break;
       }
       case 'Layout': {
@@ -104,7 +115,7 @@ export class Elaborator {
             if (n !== undefined) this.report('elab/bad-size', d.value.range, `${m.name} has ${n} elements; a layout must have fewer than 2^53 (values are exact only up to 2^53)`);
           }
         }
-        this.model.layouts.set(m.name, m);
+        if (first) this.model.layouts.set(m.name, m);
         if (d.where) elaborateWhere(this, d.where, { layout: m.name });
         break;
       }
@@ -115,26 +126,58 @@ export class Elaborator {
         const m: KernelModel = { name: d.name.name, decl: d, bindings: [] };
         if (d.where) elaborateWhere(this, d.where, { kernel: d });
         for (const b of d.bindings) m.bindings.push({ binding: b, names: b.names.map((n) => n.name), value: this.ev(b.value) });
-        this.model.kernels.set(m.name, m);
+        if (first) this.model.kernels.set(m.name, m);
         break;
       }
-      case 'Schedule':
-        break; // schedules are checked by check/schedule/
+      case 'Schedule': {
+        // the integer arguments, for the schedule checks (check/schedule/), which report their problems
+        this.quiet++;
+        try {
+          for (const a of d.op?.args ?? []) this.ev(a);
+          for (const st of d.steps) for (const a of st.args) this.ev(a);
+        } finally {
+          this.quiet--;
+        }
+        if (first) this.model.schedules.set(d.name.name, { name: d.name.name, decl: d });
+        break;
+      }
     }
+  }
+
+  /** No declaration of `name` was elaborated before (params, lets, perms, layouts, kernels, schedules share one namespace). */
+  private isFirst(name: string): boolean {
+    const m = this.model;
+    return !(m.params.has(name) || m.lets.has(name) || m.perms.has(name) || m.layouts.has(name) || m.kernels.has(name) || m.schedules.has(name));
   }
 
   private param(item: ast.ParamItem, isConst: boolean): void {
     const name = item.name.name;
-    const m: ParamModel = { name, isConst, candidates: [], item };
+    const first = this.isFirst(name);
+    const m: ParamModel = { name, isConst, candidates: [], candidateNodes: [], item };
     const over = this.options.overrides?.get(name);
+    this.role = 'size';
+    const def = over === undefined ? this.int(item.value) : undefined;
     if (over !== undefined && (over > 2n ** 53n || over < -(2n ** 53n))) {
       this.report('elab/eval-error', item.value.range, `${name} is set to ${over}, which exceeds 2^53 in magnitude; values are exact only up to 2^53`);
-    } else m.value = over ?? this.constant(item.value, 'a param value');
+    } else if (over !== undefined) {
+      m.value = over;
+    } else if (def) {
+      m.def = def;
+      m.value = this.evalAt(def, item.value.range, 'a param value');
+    }
+    this.role = 'other';
     for (const c of item.candidates?.items ?? []) {
       const v = this.constant(c, 'a tuning candidate');
-      if (v !== undefined) m.candidates.push(v);
+      if (v !== undefined) {
+        m.candidates.push(v);
+        m.candidateNodes.push(c);
+      }
     }
-    if (m.value !== undefined) this.model.env.set(name, m.value);
+    if (!first) return; // a second declaration of the name (name/duplicate): the first one counts
+    if (m.value !== undefined) {
+      this.model.env.set(name, m.value);
+      this.model.order.push({ kind: 'param', name });
+    }
     this.model.params.set(name, m);
   }
 
@@ -174,6 +217,7 @@ export class Elaborator {
     if (v.k === 'int') return v.e;
     if (v.k === 'bad') return undefined;
     if (v.k === 'query' && v.q.kind === 'apply') {
+      if (A.dims(v.q.layout).length !== v.q.key.length) return undefined; // query/arity reports it
       try {
         return A.applySym(v.q.layout, v.q.key, { env: this.model.env, defs: this.model.defs });
       } catch (err) {
@@ -221,6 +265,7 @@ export class Elaborator {
       case 'Call': return callValue(this, e);
       case 'MethodCall': return methodValue(this, e);
       case 'Index': return indexValue(this, e);
+      case 'Range': return rangeValue(this, e);
     }
   }
 
@@ -275,11 +320,30 @@ export class Elaborator {
           this.report('elab/eval-error', e.right.range, `division by zero: this evaluates to 0 at the param values`);
           return BAD;
         }
+        if (e.op !== '%') this.model.divisions.push({ node: e, floor: e.op === '//', role: this.role, decl: this.current, left: a, right: b });
         return { k: 'int', e: e.op !== '%' ? X.floorDiv(a, b) : X.mod(a, b) };
       }
       case 'and': return { k: 'int', e: X.and(a, b) };
       case 'or': return { k: 'int', e: X.or(a, b) };
+      case '^': return { k: 'int', e: X.bit('xor', a, b) };
+      case '&': return { k: 'int', e: X.bit('and', a, b) };
+      case '|': return { k: 'int', e: X.bit('or', a, b) };
+      case '<<': case '>>': {
+        if (this.isNegativeHere(b)) {
+          this.report('elab/eval-error', e.right.range, `negative shift amount: this is below 0 at the param values`);
+          return BAD;
+        }
+        return { k: 'int', e: X.bit(e.op === '<<' ? 'shl' : 'shr', a, b) };
+      }
       default: return { k: 'int', e: X.cmp(e.op, a, b) };
+    }
+  }
+
+  private isNegativeHere(b: X.Expr): boolean {
+    try {
+      return X.evaluate(b, this.model.env) < 0n;
+    } catch {
+      return false;
     }
   }
 
@@ -289,6 +353,23 @@ export class Elaborator {
     } catch {
       return false;
     }
+  }
+
+  /** Elaborates with `role` as the role of divisions met, then restores the previous one. */
+  inRole<T>(role: DivisionRole, f: () => T): T {
+    const saved = this.role;
+    this.role = role;
+    try {
+      return f();
+    } finally {
+      this.role = saved;
+    }
+  }
+
+  /** Records where a layout value came from; returns it. */
+  origin<L extends A.Layout>(L: L, o: Origin): L {
+    this.model.origins.set(L, o);
+    return L;
   }
 
   /** Records a query for codegen/hover. */

@@ -6,7 +6,8 @@
 import { parse, resolve, type LineIndex, type Resolution, type ast, type Diagnostic } from '../../../grammar/src/index.js';
 import { runRules, type RuleOptions } from './rules/index.js';
 import { elaborate, type ElaborateOptions, type Model } from './elaborate.js';
-import { checkSchedule, scheduleEnvFromFile } from './schedule/index.js';
+import { checkSchedule, scheduleEnvOf } from './schedule/index.js';
+import { linearDiagnostics } from './linear.js';
 
 /** Options of `analyze`; each stage reads the ones it knows. */
 export interface AnalyzeOptions extends RuleOptions, ElaborateOptions {
@@ -30,17 +31,18 @@ export function analyze(text: string, options: AnalyzeOptions = {}): Analysis {
   const parsed = parse(text);
   const resolution = resolve(parsed.file, parsed.lines);
   const elab = elaborate(parsed.file, resolution, options);
-  const checked = runRules({ text, file: parsed.file, resolution }, options);
-  const schedules = scheduleDiagnostics(parsed.file, options);
-  const diagnostics = [...parsed.diagnostics, ...resolution.diagnostics, ...elab.diagnostics, ...checked.diagnostics, ...schedules];
+  const checked = runRules({ text, file: parsed.file, resolution, model: elab.model }, options);
+  const schedules = scheduleDiagnostics(parsed.file, elab.model, resolution, options);
+  const linear = linearDiagnostics(parsed.file, resolution, elab.model);
+  const diagnostics = [...parsed.diagnostics, ...resolution.diagnostics, ...elab.diagnostics, ...checked.diagnostics, ...schedules, ...linear];
   diagnostics.sort((a, b) => a.range.start - b.range.start || a.range.end - b.range.end);
   return { file: parsed.file, diagnostics, resolution, model: elab.model, lines: parsed.lines, cancelled: checked.cancelled };
 }
 
 /** The `schedule/...` checks of every schedule block (threads, shared memory, divisibility, order). */
-function scheduleDiagnostics(file: ast.File, options: AnalyzeOptions): Diagnostic[] {
+function scheduleDiagnostics(file: ast.File, model: Model, resolution: Resolution, options: AnalyzeOptions): Diagnostic[] {
   if (!file.decls.some((d) => d.kind === 'Schedule')) return [];
-  const env = scheduleEnvFromFile(file);
+  const env = scheduleEnvOf(model, resolution);
   const out: Diagnostic[] = [];
   for (const d of file.decls) {
     if (d.kind !== 'Schedule') continue;

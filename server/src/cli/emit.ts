@@ -1,15 +1,27 @@
-// `layout emit FILE [--kernel NAME | --schedule NAME] --target cuda|triton|mlir --out DIR`
+// `layout emit FILE [--kernel NAME | --schedule NAME] --target cuda|triton|mlir --out DIR|-`
 //
-// Generates code from a .layout file and writes it under DIR; prints each file it wrote, and the
+// Generates code from a .layout file and writes it under DIR (or prints it: `--out -`, several files each
+// after a `==> NAME <==` line); prints each file it wrote, and the
 // diagnostics (as `path:line:col: severity: message [code]`, like `layout check`) when it cannot. Exit status: 0 when
 // every requested file was written, 1 on diagnostics or refused writes, 2 on usage errors.
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+//
+// Nothing is emitted from a broken file: an error in the emitted blocks or in any declaration they depend
+// on (codegen/gate.ts) stops the command (exit 1, the errors listed, nothing written). `--force` emits
+// anyway and marks every file with a warning header. Files are written atomically (service/write-file.ts).
+import { mkdirSync, readFileSync } from 'node:fs';
 import * as nodePath from 'node:path';
 import type { Command } from 'commander';
 import { LineIndex } from '../../../grammar/src/index.js';
-import { buildEmitModel, emitBlock, emitFile, planEmit, type EmitTarget } from '../codegen/index.js';
+import { blockTarget, buildEmitModel, emitBlock, emitFile, planEmit, type EmitTarget } from '../codegen/index.js';
 import { formatLine, toJson } from './check.js';
 import { templateReaderWithin } from '../service/kernel-checks.js';
+import { CliFailure } from './load-model.js';
+import { gpuTargetOption } from './options.js';
+import { writeFileAtomic } from '../service/write-file.js';
+import { analyze } from '../check/index.js';
+import { emitBlockers, forcedHeader, prependHeader } from '../codegen/gate.js';
+import type { Diagnostic } from '../../../grammar/src/diagnostic.js';
+import type * as ast from '../../../grammar/src/ast.js';
 
 export interface EmitCliOptions {
   kernel?: string;
@@ -17,11 +29,17 @@ export interface EmitCliOptions {
   target?: string;
   out?: string;
   root?: string;
+  /** emit even when the blocks (or what they depend on) have errors; the files are marked */
+  force?: boolean;
+  /** GPU for schedules without an `on` clause (as `layout check --gpu-target`) */
+  gpuTarget?: string;
 }
 
 export interface CliIo {
   out: (line: string) => void;
   err: (line: string) => void;
+  /** raw text to standard output (`--out -`); process.stdout by default */
+  write?: (text: string) => void;
   cwd: string;
 }
 
@@ -44,6 +62,13 @@ export function runEmit(file: string, opts: EmitCliOptions, io: CliIo): number {
   if (!opts.out) {
     io.err('layout: give --out DIR');
     return 2;
+  }
+  try {
+    gpuTargetOption(opts.gpuTarget);
+  } catch (e) {
+    if (!(e instanceof CliFailure)) throw e;
+    io.err(`layout: ${e.message}`);
+    return e.status;
   }
   const path = nodePath.resolve(io.cwd, file);
   let text: string;
@@ -70,27 +95,59 @@ export function runEmit(file: string, opts: EmitCliOptions, io: CliIo): number {
 
   const shown = nodePath.relative(io.cwd, path) || file;
   const lines = new LineIndex(text);
-  for (const d of result.diagnostics) io.err(formatLine(toJson(shown, lines, d)));
-  const errors = result.diagnostics.filter((d) => d.severity === 'error').length;
-  if (errors > 0) {
-    io.err(`layout: ${errors} error${errors === 1 ? '' : 's'}; nothing written`);
+  const where = (d: Diagnostic) => {
+    const j = toJson(model.sourceLabel, lines, d);
+    return `${j.file}:${j.line}:${j.column}: ${j.message} [${j.code}]`;
+  };
+  // The gate: errors in what is emitted, or in anything it depends on.
+  const analysis = analyze(text, { gpuTarget: opts.gpuTarget });
+  const roots = analysis.file.decls.filter((d): d is ast.KernelDecl | ast.ScheduleDecl =>
+    (d.kind === 'Kernel' || d.kind === 'Schedule') &&
+    (block !== undefined
+      ? d.name.name === block && (opts.kernel === undefined || d.kind === 'Kernel') && (opts.schedule === undefined || d.kind === 'Schedule')
+      : blockTarget(d) === target));
+  const blockers = emitBlockers({ file: analysis.file, resolution: analysis.resolution, diagnostics: [...analysis.diagnostics, ...result.diagnostics] }, roots);
+  const shownDiagnostics = dedupe([...blockers, ...result.diagnostics]);
+  for (const d of shownDiagnostics) io.err(formatLine(toJson(shown, lines, d)));
+  const emitErrors = result.diagnostics.filter((d) => d.severity === 'error').length;
+  if (emitErrors > 0 || (blockers.length > 0 && !opts.force)) {
+    const errors = shownDiagnostics.filter((d) => d.severity === 'error').length;
+    const hint = emitErrors === 0 ? ' (--force emits anyway, marking the files)' : '';
+    io.err(`layout: ${errors} error${errors === 1 ? '' : 's'}; nothing written${hint}`);
     return 1;
   }
   if (result.files.length === 0) {
     io.err(`layout: ${shown} has no ${block !== undefined ? `block \`${block}\`` : `${target} blocks`} to emit`);
     return 1;
   }
-  const plan = planEmit(result.files, { outDir: nodePath.resolve(io.cwd, opts.out) });
+  const files = blockers.length > 0
+    ? result.files.map((f) => ({ ...f, content: prependHeader(f.content, forcedHeader(f.relPath, blockers.map(where))) }))
+    : result.files;
+  if (blockers.length > 0) io.err(`layout: --force: emitting despite ${blockers.length} error${blockers.length === 1 ? '' : 's'}; the files say so in their first lines`);
+  if (opts.out === '-') {
+    // standard output: the file's text; several files each after a `==> NAME <==` line (as `head` does)
+    const several = files.length > 1;
+    const write = io.write ?? ((t: string) => process.stdout.write(t));
+    files.forEach((f, i) => write(`${several ? `${i > 0 ? '\n' : ''}==> ${f.relPath} <==\n` : ''}${f.content}`));
+    return 0;
+  }
+  const plan = planEmit(files, { outDir: nodePath.resolve(io.cwd, opts.out) });
   for (const r of plan.refused) io.err(`layout: refused ${r.relPath}: ${r.reason}`);
   let failed = plan.refused.length;
   for (const w of plan.writes) {
+    const shownPath = nodePath.relative(io.cwd, w.absPath) || w.absPath;
     try {
       mkdirSync(nodePath.dirname(w.absPath), { recursive: true });
-      writeFileSync(w.absPath, w.content);
-      io.out(`wrote ${nodePath.relative(io.cwd, w.absPath) || w.absPath} (${Buffer.byteLength(w.content)} bytes)`);
     } catch (e) {
       failed++;
-      io.err(`layout: cannot write ${w.absPath}: ${(e as NodeJS.ErrnoException).code ?? String(e)}`);
+      io.err(`layout: cannot write ${shownPath}: cannot create its folder (${(e as NodeJS.ErrnoException).code ?? String(e)})`);
+      continue;
+    }
+    const r = writeFileAtomic(w.absPath, w.content);
+    if (r.ok) io.out(`wrote ${shownPath} (${r.bytes} bytes)`);
+    else {
+      failed++;
+      io.err(`layout: cannot write ${shownPath}: ${r.reason}`);
     }
   }
   return failed > 0 ? 1 : 0;
@@ -105,14 +162,30 @@ export function registerEmit(program: Command): void {
     .option('--kernel <name>', 'emit only this kernel block')
     .option('--schedule <name>', 'emit only this schedule block (MLIR)')
     .option('--target <target>', 'cuda, triton or mlir: emit every block for this target (with --kernel/--schedule: check the block targets it)')
-    .option('--out <dir>', 'folder to write the files into (created if missing)')
+    .option('--out <dir>', "folder to write the files into (created if missing), or '-' for standard output")
+    .option('--force', 'emit even when the blocks or what they depend on have errors (the files are marked)')
+    .option('--gpu-target <sm>', 'GPU for schedules without an `on` clause (sm_80, sm_86, sm_89, sm_90 or cpu)')
     .option('--root <dir>', 'folder template files must stay inside (default: the working directory, or the file\'s folder when the file is outside it)')
     .action((file: string, opts: EmitCliOptions) => {
       const code = runEmit(file, opts, {
         out: (l) => process.stdout.write(l + '\n'),
         err: (l) => process.stderr.write(l + '\n'),
+        write: (t) => process.stdout.write(t),
         cwd: process.cwd(),
       });
       process.exitCode = code;
     });
+}
+
+function dedupe(ds: Diagnostic[]): Diagnostic[] {
+  const seen = new Set<string>();
+  const out: Diagnostic[] = [];
+  for (const d of ds) {
+    const k = `${d.range.start}:${d.range.end}:${d.code}:${d.message}`;
+    if (!seen.has(k)) {
+      seen.add(k);
+      out.push(d);
+    }
+  }
+  return out.sort((a, b) => a.range.start - b.range.start || a.range.end - b.range.end);
 }

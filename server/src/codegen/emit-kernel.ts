@@ -14,9 +14,14 @@ import {
 import { freeSymbols, type Expr } from '../expr/index.js';
 import { builtinSource, findBuiltin, builtinKernels, type BuiltinKernel } from './builtins.js';
 import { renderTemplate, scanTemplate, type ScannedTemplate } from './template.js';
+import { planShared, type SharedBinding } from './shared-lines.js';
+import { INT32_MAX } from './ranges.js';
 
 /** What emitting needs to know about a binding's value. */
-export type BindingValue = { ok: true; exprs: Expr[] } | { ok: false; diagnostics: Diagnostic[] };
+export type BindingValue =
+  /** `magnitudes`: per expression, the largest intermediate value it computes (codegen/ranges.ts); undefined: unknown */
+  | { ok: true; exprs: Expr[]; magnitudes?: (bigint | undefined)[] }
+  | { ok: false; diagnostics: Diagnostic[] };
 
 /** What a kernel needs from the analysed file. */
 export interface KernelContext {
@@ -29,8 +34,8 @@ export interface KernelContext {
   evaluate(kernel: KernelDecl, binding: Binding): BindingValue;
   /** the concrete value of every param and const, by name */
   paramValues: ReadonlyMap<string, bigint>;
-  /** prints an expression for a target */
-  print(expr: Expr, target: 'cuda' | 'triton'): string;
+  /** prints an expression for a target; `wide`: CUDA arithmetic in 64 bits (`long long`) */
+  print(expr: Expr, target: 'cuda' | 'triton', opts?: { wide?: boolean }): string;
 }
 
 export interface TemplateAccess {
@@ -175,6 +180,8 @@ export function emitKernel(decl: KernelDecl, ctx: KernelContext, access: Templat
   values.kernel_name = name;
   for (const [p, v] of ctx.paramValues) values[PARAM_PREFIX + p] = v.toString();
   const b = found.builtin;
+  const sharable: SharedBinding[] = [];
+  const usedParams = new Set<string>();
   for (const binding of decl.bindings) {
     if (!binding.names.some((n) => used.has(n.name))) continue;
     let v: BindingValue;
@@ -196,6 +203,12 @@ export function emitKernel(decl: KernelDecl, ctx: KernelContext, access: Templat
       });
       continue;
     }
+    // CUDA values that may leave `int` are printed in 64 bits below, so they keep their own line: the shared
+    // temporaries (`const auto`) would take the type of 32-bit operands
+    const wideInCuda = target === 'cuda' && v.exprs.some((_, i) => { const m = v.magnitudes?.[i]; return m === undefined || m > INT32_MAX; });
+    if (!wideInCuda && binding.names.every((n) => !b || !builtinProblem(b, n.name, v.exprs[binding.names.indexOf(n)]))) {
+      sharable.push({ names: binding.names.map((n) => n.name), exprs: v.exprs });
+    }
     binding.names.forEach((n, i) => {
       const e = v.exprs[i];
       if (b) {
@@ -205,16 +218,47 @@ export function emitKernel(decl: KernelDecl, ctx: KernelContext, access: Templat
           return;
         }
       }
+      // index width (docs/codegen.md, "Index width"): CUDA computes in 64 bits where a value can leave
+      // `int`; Triton's program ids and tl.arange are int32, so there it is an error at the binding.
+      const mag = v.magnitudes?.[i];
+      const wide = mag === undefined || mag > INT32_MAX;
+      if (target === 'triton' && mag !== undefined && mag > INT32_MAX) {
+        diagnostics.push({
+          code: 'emit/index-overflow',
+          severity: 'error',
+          message: `\`${n.name}\` computes values up to ${mag} (${bitsOf(mag)}), beyond Triton's 32-bit program ids and tl.arange (2^31 - 1 = ${INT32_MAX}): it would wrap around; use smaller sizes or split the tensor`,
+          range: binding.value.range,
+        });
+        return;
+      }
       try {
-        values[n.name] = ctx.print(e, target);
+        values[n.name] = ctx.print(e, target, { wide: target === 'cuda' && wide });
+        if (target === 'cuda') for (const s of freeSymbols(e)) usedParams.add(s);
       } catch (err) {
         diagnostics.push(internalError(binding.value.range, err));
       }
     });
   }
+  // CUDA code holds params in 32-bit `int` (the built-ins' kernel arguments and host code): a value beyond
+  // it cannot be emitted (`const int n = 8589934592` would not compile or would wrap).
+  if (target === 'cuda') {
+    for (const [p, v] of ctx.paramValues) {
+      const viaPlaceholder = used.has(PARAM_PREFIX + p);
+      if (!viaPlaceholder && !usedParams.has(p)) continue;
+      if (v <= INT32_MAX && v >= -INT32_MAX - 1n) continue;
+      diagnostics.push({
+        code: 'emit/value-too-large',
+        severity: 'error',
+        message: `param ${p} = ${v} does not fit CUDA's 32-bit int (at most 2^31 - 1 = ${INT32_MAX}), which the generated code ${viaPlaceholder ? `declares it as ({{ ${PARAM_PREFIX}${p} }})` : 'passes it as'}; use a smaller value`,
+        range: decl.name.range,
+      });
+    }
+  }
   if (diagnostics.some((d) => d.severity === 'error')) return { files: [], diagnostics };
 
-  const r = renderTemplate(found.template, values);
+  // repeated subexpressions of a binding: named temporaries before its line (shared-lines.ts)
+  const plan = planShared(found.template, sharable, target);
+  const r = plan.text === found.template.text ? renderTemplate(found.template, values) : renderTemplate(scanTemplate(plan.text), { ...values, ...plan.values });
   if (!r.ok) {
     // checkKernel already reported missing names and template problems; this is a safety net.
     diagnostics.push({
@@ -261,6 +305,10 @@ function builtinProblem(b: BuiltinKernel, placeholder: string, e: Expr): { code:
     };
   }
   return undefined;
+}
+
+function bitsOf(v: bigint): string {
+  return `a ${v.toString(2).length + 1}-bit signed value`;
 }
 
 function internalError(range: Range, e: unknown): Diagnostic {

@@ -9,10 +9,11 @@ import { parse, resolve } from '../../../grammar/src/index.js';
 import type * as ast from '../../../grammar/src/ast.js';
 import type { Diagnostic } from '../../../grammar/src/diagnostic.js';
 import { elaborate, queryExpr, inline, type Model } from '../check/elaborate.js';
-import { printC, printTriton, type Expr } from '../expr/index.js';
+import { freeSymbols, printC, printTriton, substitute, sym, type Expr } from '../expr/index.js';
 import { findBuiltin } from './builtins.js';
 import type { BindingValue } from './emit-kernel.js';
 import type { EmitModel } from './index.js';
+import { magnitude, maxEnv, queryBounds } from './ranges.js';
 
 export interface BuildModelOptions {
   /** how generated headers name the source (default: `path`) */
@@ -49,12 +50,39 @@ export function buildEmitModel(text: string, path: string, opts: BuildModelOptio
       const b = kernel.template?.kind === 'builtin' ? findBuiltin(kernel.template.name.name) : undefined;
       const keep = new Set(b?.scope ?? []);
       const defs = new Map([...model.defs].filter(([name]) => !keep.has(name)));
-      return { ok: true, exprs: r.exprs.map((e) => inline(e, defs)) };
+      const exprs = r.exprs.map((e) => inline(e, defs));
+      // known ranges: the largest intermediate of each expression (ranges.ts)
+      let magnitudes: (bigint | undefined)[];
+      try {
+        const bounds = queryBounds(model, model.queries.get(binding.value));
+        const env = maxEnv(model);
+        magnitudes = exprs.map((e) => magnitude(e, bounds, env));
+      } catch {
+        magnitudes = exprs.map(() => undefined);
+      }
+      return { ok: true, exprs, magnitudes };
     },
-    print(e: Expr, target: 'cuda' | 'triton'): string {
-      return target === 'cuda' ? printC(e) : printTriton(e);
+    print(e: Expr, target: 'cuda' | 'triton', opts?: { wide?: boolean }): string {
+      if (target === 'cuda') return opts?.wide ? printC64(e) : printC(e);
+      return printTriton(e);
     },
   };
+}
+
+/**
+ * C with every operation in 64 bits: each symbol is read as `(long long)NAME`, so that every sum and
+ * product it takes part in is computed in `long long` (constants are promoted by C's usual conversions).
+ */
+export function printC64(e: Expr): string {
+  const syms = [...freeSymbols(e)];
+  if (syms.length === 0) return printC(e);
+  const taken = new Set(syms);
+  let prefix = 'LAYOUT_I64_';
+  while (syms.some((s) => s.startsWith(prefix))) prefix = '_' + prefix;
+  const marked = substitute(e, new Map(syms.map((s) => [s, sym(prefix + s)])), { keepNonneg: true });
+  void taken;
+  const re = new RegExp(`\\b${prefix}([A-Za-z0-9_]+)`, 'g');
+  return printC(marked).replace(re, (_m, name: string) => `((long long)${name})`);
 }
 
 function cannot(range: ast.Range, why: string): Diagnostic {

@@ -2,11 +2,21 @@
 // emitFile/emitBlock) and writes it under the workspace's output folder. Refuses: another version
 // than the client saw, a file outside every workspace folder, a destination outside the workspace
 // or the output folder, and a destination open in the editor with unsaved edits.
-import { mkdirSync, readFileSync, realpathSync, renameSync, writeFileSync } from 'node:fs';
+// Nothing is emitted from a broken file (codegen/gate.ts): when the blocks, or declarations they depend on,
+// have errors, the answer lists them in `blockedBy` and nothing is written; `force` emits anyway with a
+// warning header in each file. Files are written atomically (service/write-file.ts): never through a
+// link, never over a read-only file, no temporary file left behind.
+import { mkdirSync, readFileSync, realpathSync } from 'node:fs';
 import * as nodePath from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { ExecuteCommandParams } from 'vscode-languageserver';
-import { buildEmitModel, emitBlock, emitFile, planEmit, type EmitResult as CodegenResult } from '../codegen/index.js';
+import { blockTarget, buildEmitModel, emitBlock, emitFile, planEmit, type EmitResult as CodegenResult } from '../codegen/index.js';
+import { emitBlockers, forcedHeader, prependHeader } from '../codegen/gate.js';
+import { analyze } from '../check/index.js';
+import { parse, resolve } from '../../../grammar/src/index.js';
+import type * as ast from '../../../grammar/src/ast.js';
+import type { Diagnostic } from '../../../grammar/src/diagnostic.js';
+import { writeFileAtomic } from '../service/write-file.js';
 import { EMIT_COMMAND, EMIT_TARGETS, type EmitArgs, type EmitResult } from './protocol.js';
 import type { ServerContext } from './context.js';
 
@@ -60,14 +70,40 @@ export async function executeEmit(ctx: ServerContext, p: ExecuteCommandParams): 
     return fail(`code generation failed: ${e instanceof Error ? e.message : String(e)}`);
   }
   const messages: string[] = [];
-  const lines = (o: number) => {
-    let l = 1;
-    for (let i = 0; i < o && i < text.length; i++) if (text.charCodeAt(i) === 10) l++;
-    return l;
+  const lineStarts = [0];
+  for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) === 10) lineStarts.push(i + 1);
+  const pos = (o: number) => {
+    let lo = 0;
+    let hi = lineStarts.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (lineStarts[mid] <= o) lo = mid;
+      else hi = mid - 1;
+    }
+    return `${lo + 1}:${o - lineStarts[lo] + 1}`;
   };
-  for (const d of result.diagnostics) messages.push(`${d.severity} ${d.code} (line ${lines(d.range.start)}): ${d.message}`);
+  for (const d of result.diagnostics) messages.push(`${d.severity} ${d.code} (line ${pos(d.range.start).split(':')[0]}): ${d.message}`);
   if (result.diagnostics.some((d) => d.severity === 'error')) return { written: [], messages: [...messages, 'nothing was written'] };
+  // The gate: errors in the emitted blocks or in anything they depend on.
+  let blockers: Diagnostic[];
+  try {
+    blockers = gate(ctx, args as EmitArgs, text, result.diagnostics);
+  } catch (e) {
+    return fail(`the file could not be checked before emitting (${e instanceof Error ? e.message : String(e)}); nothing was written`);
+  }
+  const blockedBy = blockers.map((d) => `${pos(d.range.start)}: ${d.message} [${d.code}]`);
+  if (blockers.length > 0 && args.force !== true) {
+    return {
+      written: [],
+      messages: [...messages, `nothing was written: ${blockers.length} error${blockers.length === 1 ? '' : 's'} in what would be emitted or what it depends on (${blockedBy[0]}${blockers.length > 1 ? ', ...' : ''})`],
+      blockedBy,
+    };
+  }
   if (result.files.length === 0) return { written: [], messages: [...messages, `there is nothing to emit for ${args.block !== undefined ? `block ${args.block}` : target}`] };
+  if (blockers.length > 0) {
+    messages.push(`emitted despite ${blockers.length} error${blockers.length === 1 ? '' : 's'} (forced); the files say so in their first lines`);
+    result = { ...result, files: result.files.map((f) => ({ ...f, content: prependHeader(f.content, forcedHeader(f.relPath, blockedBy.map((b) => `${sourceLabel}:${b}`))) })) };
+  }
   const outDir = nodePath.resolve(root, ctx.settings().emit.outputFolder || '.');
   const plan = planEmit(result.files, { outDir, workspaceRoot: root });
   for (const r of plan.refused) messages.push(`refused ${r.relPath}: ${r.reason}`);
@@ -85,15 +121,30 @@ export async function executeEmit(ctx: ServerContext, p: ExecuteCommandParams): 
         continue;
       }
       mkdirSync(nodePath.dirname(w.absPath), { recursive: true });
-      const tmp = `${w.absPath}.${process.pid}.tmp`;
-      writeFileSync(tmp, w.content);
-      renameSync(tmp, w.absPath);
-      written.push(uri);
+      const r = writeFileAtomic(w.absPath, w.content);
+      if (r.ok) written.push(uri);
+      else messages.push(`cannot write ${w.relPath}: ${r.reason}`);
     } catch (e) {
       messages.push(`cannot write ${w.relPath}: ${(e as NodeJS.ErrnoException).code ?? String(e)}`);
     }
   }
   return { written, messages };
+}
+
+/**
+ * The errors that stop this emit: the published diagnostics of this very version when there are
+ * some (the analysis already ran in the worker), else a fresh analysis.
+ */
+function gate(ctx: ServerContext, args: EmitArgs, text: string, emitDiagnostics: Diagnostic[]): Diagnostic[] {
+  const parsed = parse(text);
+  const resolution = resolve(parsed.file, parsed.lines);
+  const open = ctx.documents.get(args.uri);
+  const published = open ? ctx.scheduler.published(args.uri, open.version) : undefined;
+  const settings = ctx.settings();
+  const diagnostics = published ?? analyze(text, { gpuTarget: settings.gpuTarget, budget: settings.genp.checkBudget }).diagnostics;
+  const roots = parsed.file.decls.filter((d): d is ast.KernelDecl | ast.ScheduleDecl =>
+    (d.kind === 'Kernel' || d.kind === 'Schedule') && (args.block !== undefined ? d.name.name === args.block : blockTarget(d) === args.target));
+  return emitBlockers({ file: parsed.file, resolution, diagnostics: [...diagnostics, ...emitDiagnostics] }, roots);
 }
 
 function isDirty(editorText: string, abs: string): boolean {

@@ -10,6 +10,7 @@
 import type * as ast from '../../../grammar/src/ast.js';
 import type { Diagnostic } from '../../../grammar/src/diagnostic.js';
 import { Elaborator, type Model } from '../check/elaborate.js';
+import { scheduleEnvOf, type ScheduleEnv } from '../check/schedule/index.js';
 import type { LayoutDocument } from './document.js';
 import { names } from './incremental.js';
 
@@ -68,13 +69,28 @@ export function modelOfDecl(doc: LayoutDocument, decl: ast.Decl): DeclModel {
   return r;
 }
 
-function elaborateClosure(doc: LayoutDocument, m: DocModels, decl: ast.Decl): DeclModel {
+/**
+ * The model of `decl` with some params set to other values than the declared ones (the picture drawn at
+ * small sizes). Not kept: every call elaborates again.
+ */
+export function modelWithOverrides(doc: LayoutDocument, decl: ast.Decl, overrides: ReadonlyMap<string, bigint>): DeclModel {
+  return elaborateClosure(doc, docModels(doc), decl, overrides);
+}
+
+function elaborateClosure(doc: LayoutDocument, m: DocModels, decl: ast.Decl, overrides?: ReadonlyMap<string, bigint>): DeclModel {
   const decls = doc.file.decls;
   const start = m.index.get(decl);
-  const el = new Elaborator(doc.symbols.resolution, {});
+  const el = new Elaborator(doc.symbols.resolution, overrides ? { overrides } : {});
   if (start === undefined) return { model: el.model, diagnostics: [] };
   const closure = new Set<number>([start]);
   const stack = [start];
+  // file-level facts (`assume`) cover every query: elaborate them with the declaration
+  decls.forEach((d, j) => {
+    if (d.kind === 'Assume' && !closure.has(j)) {
+      closure.add(j);
+      stack.push(j);
+    }
+  });
   while (stack.length) {
     const j = stack.pop()!;
     for (const n of declNames(decls[j]).uses) {
@@ -100,4 +116,28 @@ function elaborateClosure(doc: LayoutDocument, m: DocModels, decl: ast.Decl): De
 /** The first error the elaborator reported inside `range`, if any. */
 export function errorIn(dm: DeclModel, range: ast.Range): Diagnostic | undefined {
   return dm.diagnostics.find((d) => d.severity === 'error' && d.range.start >= range.start && d.range.end <= range.end);
+}
+
+/**
+ * The value of a param/const item or a let at the params' values, as the model has it (nothing
+ * for a second declaration of a name, which the model ignores, or for a let that uses a name
+ * before its declaration). Never throws.
+ */
+export function declaredValue(doc: LayoutDocument, decl: ast.ParamDecl | ast.LetDecl, item?: ast.ParamItem): bigint | undefined {
+  try {
+    const { model } = modelOfDecl(doc, decl);
+    if (decl.kind === 'Let') {
+      const m = model.lets.get(decl.name.name);
+      return m?.decl === decl ? m.value : undefined;
+    }
+    const p = item && model.params.get(item.name.name);
+    return p && p.item === item ? p.value : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The schedule checks' view of a schedule block: its model (and what it depends on). */
+export function scheduleEnvOfDecl(doc: LayoutDocument, decl: ast.ScheduleDecl): ScheduleEnv {
+  return scheduleEnvOf(modelOfDecl(doc, decl).model, doc.symbols.resolution);
 }

@@ -22,9 +22,10 @@ import type * as ast from '../../../grammar/src/ast.js';
 import type { Diagnostic } from '../../../grammar/src/diagnostic.js';
 import { resolve } from '../../../grammar/src/resolve.js';
 import { analyze } from '../check/index.js';
-import { Elaborator } from '../check/elaborate.js';
-import { checkSchedule, scheduleEnvFromFile, type ScheduleEnv } from '../check/schedule/index.js';
-import { DEFAULT_BUDGET, FileIndex, Values, ruleContext, rules, type RuleContext } from '../check/rules/index.js';
+import { Elaborator, elaborate } from '../check/elaborate.js';
+import { linearDiagnostics } from '../check/linear.js';
+import { checkSchedule, scheduleEnvOf, type ScheduleEnv } from '../check/schedule/index.js';
+import { DEFAULT_BUDGET, ruleContext, rules, type RuleContext } from '../check/rules/index.js';
 import { ChunkedParser, type Chunk } from './chunks.js';
 import { KernelChecker, kernelChecks, type KernelResult } from './kernel-checks.js';
 
@@ -219,7 +220,10 @@ export class IncrementalAnalysis {
     });
     const closure = new Set<number>();
     const stack: number[] = [];
-    decls.forEach((_, j) => { if (todo[j]) { closure.add(j); stack.push(j); } });
+    // the re-checked declarations, and those whose slow results must be computed again
+    const needs = (j: number): boolean => todo[j] || decls[j].rules.some((r, ri) => r === undefined && !rules[ri].global)
+      || (decls[j].decl.kind === 'Schedule' && decls[j].schedule === undefined);
+    decls.forEach((_, j) => { if (needs(j)) { closure.add(j); stack.push(j); } });
     while (stack.length) {
       const j = stack.pop()!;
       for (const n of decls[j].uses) {
@@ -261,9 +265,7 @@ export class IncrementalAnalysis {
     }
 
     // ---- rules: the fast ones per re-checked declaration, the global ones on the whole file
-    const index = new FileIndex(p.file, resolution);
-    const values = new Values(p.file, resolution, text);
-    const ctx = ruleContext({ text, file: p.file, resolution, index, values }, { budget, ...(options.shouldStop ? { shouldStop: options.shouldStop } : {}) });
+    const ctx = ruleContext({ text, file: p.file, resolution, model: el.model }, { budget, ...(options.shouldStop ? { shouldStop: options.shouldStop } : {}) });
     const global: (Diagnostic[] | undefined)[] = rules.map(() => undefined);
     for (let ri = 0; ri < rules.length; ri++) {
       const rule = rules[ri];
@@ -291,7 +293,7 @@ export class IncrementalAnalysis {
         continue;
       }
       if (stop?.()) return abandon();
-      env ??= scheduleEnvFromFile(p.file);
+      env ??= scheduleEnvOf(el.model, resolution, undefined, ctx.scenarios);
       try {
         d.schedule = checkSchedule(s, env, { defaultTarget: options.gpuTarget });
       } catch (e) {
@@ -317,6 +319,8 @@ export class IncrementalAnalysis {
       }
       for (const x of d.kernel.diagnostics) kernels.push(x);
     }
+    // linear layouts (whole file, cheap; only files that declare one): as `analyze` does
+    if (p.file.decls.some((d) => d.kind === 'Linear')) kernels.push(...linearDiagnostics(p.file, resolution, elaborate(p.file, resolution).model));
     this.state = { chunks: p.chunks, decls, firstDecl, budget, gpuTarget: options.gpuTarget, uri: options.uri };
 
     // ---- the slow rules (GenP enumeration), after the rest has been offered

@@ -1,8 +1,9 @@
 // genp/not-bijective, genp/out-of-range, genp/inverse-mismatch, genp/eval-error,
 // genp/partially-checked: is each user permutation a bijection of its tile, where it is used?
 //
-// A perm is checked at every use `GenP(dims, perm(args))`, at the sizes that use gives it: the
-// params' values and each tuning candidate (one param varied at a time). Each distinct size is
+// A perm is checked at every use `GenP(dims, perm(args))` the elaborator recorded, at the sizes
+// that use gives it: the params' values and the combinations of the tuning candidates its sizes
+// depend on (check/scenario.ts). Each distinct size is
 // enumerated once, exhaustively, when its tile has at most `budget` points (default 2^24, about
 // a second); larger tiles are not enumerated. When the sizes depend on params, or some size was
 // too large, an information diagnostic says exactly which sizes were checked. `shouldStop` is
@@ -10,20 +11,12 @@
 import { GenP as mkGenP, checkGenP, type GenP as AlgGenP, type GenPCheck } from '../../algebra/index.js';
 import * as x from '../../expr/index.js';
 import type { ast, Diagnostic } from '../../../../grammar/src/index.js';
-import { NotAnInteger, toExpr } from './to-expr.js';
-import type { RuleContext, RuleRun } from './types.js';
-import type { Scenario } from './values.js';
-import { expressions, fmtList, isConstructorCall, itemsOf, textOf } from './walk.js';
+import type { GenPUse } from '../elaborate-model.js';
+import { limitedDiagnostic, type Scenario } from '../scenario.js';
+import { checkedDecls, type RuleContext, type RuleRun } from './types.js';
+import { expressions, fmtList, textOf } from './walk.js';
 
-/** One use of a perm inside `GenP(dims, use)`. */
-export interface GenPUse {
-  genp: ast.Call;
-  /** `antidiag(3)` or a bare `flip` */
-  use: ast.Call | ast.NameRef;
-  perm: ast.PermDecl;
-  dims: ast.Expr[];
-  args: ast.Expr[];
-}
+export type { GenPUse } from '../elaborate-model.js';
 
 /** The outcome at one size, as the algebra reports it, with that size's description. */
 interface SizeResult {
@@ -47,43 +40,31 @@ export function checkGenPs(ctx: RuleContext): RuleRun {
 
 /** Every `GenP(dims, perm(...))` of the checked declarations whose perm is declared in the file. */
 export function genpUses(ctx: RuleContext): GenPUse[] {
-  const perms = ctx.index.perms;
-  const out: GenPUse[] = [];
-  for (const e of ctx.decls.flatMap((d) => expressions(d))) {
-    if (e.kind !== 'Call' || !isConstructorCall(e, 'GenP', ctx.resolution) || e.args.length < 2) continue;
-    const dims = itemsOf(e.args[0]);
-    const use = e.args[1];
-    if (!dims) continue;
-    const ref = use.kind === 'Call' ? use.callee : use.kind === 'Name' ? use : undefined;
-    const def = ref && ctx.resolution.refs.get(ref);
-    if (!def || def.kind !== 'perm') continue;
-    const perm = perms.get(def.name);
-    if (!perm || (use.kind !== 'Call' && use.kind !== 'Name')) continue;
-    out.push({ genp: e, use, perm, dims, args: use.kind === 'Call' ? use.args : [] });
-  }
-  return out;
+  const sel = checkedDecls(ctx);
+  return ctx.model.genps.filter((g) => sel.has(g.decl));
 }
 
 /** Checks one use at every size; at most one error per use (the first size that fails). */
 export function checkUse(ctx: RuleContext, u: GenPUse, cache: Map<string, GenPCheck>): RuleRun {
   const label = textOf(ctx.text, u.use).replace(/\s+/g, ' ');
   if (u.args.length !== u.perm.params.length || u.dims.length !== u.perm.indices.length) return { diagnostics: [] };
-  const lets = letDecls(ctx);
-  const symbolic = dependsOnParams(ctx, [...u.dims, ...u.args]);
+  const sizes = [...u.dims, ...u.args];
+  const symbolic = sizes.some((e) => ctx.scenarios.paramsOf(e).size > 0);
+  const set = symbolic ? ctx.scenarios.for(sizes) : undefined;
   const results: SizeResult[] = [];
   const seen = new Set<string>();
-  for (const sc of symbolic ? ctx.values.scenariosFor([...u.dims, ...u.args]) : [ctx.values.base]) {
-    const dims = u.dims.map((d) => ctx.values.value(d, sc));
-    const args = u.args.map((a) => ctx.values.value(a, sc));
+  for (const sc of set ? set.scenarios : [ctx.scenarios.base]) {
+    const dims = u.dims.map((d) => ctx.scenarios.evaluate(d, sc));
+    const args = u.args.map((a) => ctx.scenarios.evaluate(a, sc));
     if (dims.some((d) => d === undefined || d < 1n) || args.some((a) => a === undefined)) continue;
-    const key = `${u.perm.name.name}(${args.join(',')})[${dims.join(',')}]`;
+    const key = `${u.perm.name}(${args.join(',')})[${dims.join(',')}]`;
     if (seen.has(key)) continue;
     seen.add(key);
     const env = new Map<string, bigint>();
-    u.perm.params.forEach((p, i) => env.set(p.name, args[i]!));
+    u.perm.params.forEach((p, i) => env.set(p, args[i]!));
     let result = cache.get(key);
     if (!result) {
-      const g = genpAt(ctx, u, lets, sc, dims.map((d) => d!));
+      const g = genpAt(u, sc, dims.map((d) => d!));
       if (!g) return { diagnostics: [] }; // not an integer function: the elaborator reports it
       result = checkGenP(g, env, { maxPoints: ctx.budget, shouldStop: ctx.shouldStop });
       if (result.kind === 'cancelled') return { diagnostics: [], cancelled: true };
@@ -108,40 +89,59 @@ export function checkUse(ctx: RuleContext, u: GenPUse, cache: Map<string, GenPCh
       severity: 'information',
       message: `${label} is a bijection only as far as checked: ${parts.join('; ')}`,
       range: u.use.range,
-    }],
+    }, ...(set ? limitedDiagnostic(set, u.use.range, label) : [])],
   };
 }
 
-/** The algebra's GenP for `u` at one evaluation point, or undefined when the perm is not integer-valued. */
-function genpAt(ctx: RuleContext, u: GenPUse, lets: ReadonlyMap<string, ast.LetDecl>, sc: Scenario, dims: bigint[]): AlgGenP | undefined {
-  const tc = { resolution: ctx.resolution, lets, params: sc.params };
-  try {
-    const body = toExpr(u.perm.body, tc);
-    const inv = u.perm.inverse;
-    const inverse = inv ? { argName: inv.arg.name, results: inv.results.map((r) => toExpr(r, tc)) } : undefined;
-    return mkGenP(dims, { indexNames: u.perm.indices.map((i) => i.name), body }, inverse, u.perm.name.name);
-  } catch (e) {
-    if (e instanceof NotAnInteger || e instanceof x.EvalError) return undefined;
-    throw e;
+/**
+ * The algebra's GenP for `u` at one evaluation point: the perm's body (from the model) with every
+ * name that is not one of the perm's locals replaced by its value there; undefined when one has
+ * none (the elaborator reports why).
+ */
+function genpAt(u: GenPUse, sc: Scenario, dims: bigint[]): AlgGenP | undefined {
+  const perm = u.perm;
+  if (!perm.body) return undefined;
+  const inv = perm.inverse;
+  const locals = new Set([...perm.params, ...perm.indices, ...(inv ? [inv.argName] : [])]);
+  const subst = new Map<string, x.Expr>();
+  for (const e of [perm.body, ...(inv ? inv.results : [])]) {
+    for (const s of x.freeSymbols(e)) {
+      if (locals.has(s) || subst.has(s)) continue;
+      const v = sc.env.get(s);
+      if (v === undefined) return undefined;
+      subst.set(s, x.int(v));
+    }
   }
+  const body = x.substitute(perm.body, subst);
+  const inverse = inv ? { argName: inv.argName, results: inv.results.map((r) => x.substitute(r, subst)) } : undefined;
+  return mkGenP(dims, { indexNames: perm.indices, body }, inverse, perm.name);
 }
 
 /** `at N = 64`, `at N = 128 (a candidate of N)`, or `` when nothing depends on params. */
 function describeSize(ctx: RuleContext, u: GenPUse, sc: Scenario): string {
-  const names = paramsUsed(ctx, [...u.dims, ...u.args]).filter((p) => p.kind === 'param').map((p) => p.name);
+  const names = paramsUsed(ctx, sizeNodes(u)).filter((p) => p.kind === 'param').map((p) => p.name);
   if (names.length === 0) return '';
   const parts = names.map((n) => {
-    const v = sc.params.get(n);
-    return sc.candidate?.param === n ? `${n} = ${v} (a candidate of ${n})` : `${n} = ${v}`;
+    const v = sc.env.get(n);
+    return sc.changed.has(n) ? `${n} = ${v} (a candidate of ${n})` : `${n} = ${v}`;
   });
   let s = `at ${parts.join(', ')}`;
-  if (sc.candidate && !names.includes(sc.candidate.param)) s += ` (when ${sc.candidate.param} = ${sc.candidate.value}, a candidate of ${sc.candidate.param})`;
+  const rest = [...sc.changed].filter(([p]) => !names.includes(p));
+  if (rest.length === 1) s += ` (when ${rest[0][0]} = ${rest[0][1].value}, a candidate of ${rest[0][0]})`;
+  else if (rest.length > 1) s += ` (when ${rest.map(([p, c]) => `${p} = ${c.value}`).join(' and ')}, tuning candidates)`;
   return s;
+}
+
+/** The nodes of a use's sizes: the tile's dims and the perm's arguments. */
+function sizeNodes(u: GenPUse): ast.Expr[] {
+  const dims = u.node.args[0];
+  return [...(dims && (dims.kind === 'List' || dims.kind === 'Tuple') ? dims.items : []), ...(u.use.kind === 'Call' ? u.use.args : [])];
 }
 
 function failure(ctx: RuleContext, u: GenPUse, label: string, r: SizeResult): Diagnostic {
   const where = r.at ? ` ${r.at}` : '';
-  const related = [{ message: `the body of ${u.perm.name.name}`, range: u.perm.body.range }];
+  const decl = u.perm.decl;
+  const related = [{ message: `the body of ${decl.name.name}`, range: decl.body.range }];
   const res = r.result;
   switch (res.kind) {
     case 'collision':
@@ -152,7 +152,7 @@ function failure(ctx: RuleContext, u: GenPUse, label: string, r: SizeResult): Di
         message: `${label}${where}: ${fmtList(res.idx)} maps to ${res.value}, outside [0, ${res.size})` };
     case 'inverse-mismatch':
       return { code: 'genp/inverse-mismatch', severity: 'error', range: u.use.range,
-        related: u.perm.inverse ? [{ message: `the inverse of ${u.perm.name.name}`, range: u.perm.inverse.range }] : related,
+        related: decl.inverse ? [{ message: `the inverse of ${decl.name.name}`, range: decl.inverse.range }] : related,
         message: `${label}${where}: the inverse maps ${res.x} to ${fmtList(res.got)}, but ${fmtList(res.expected)} maps to ${res.x}` };
     case 'eval-error':
       return { code: 'genp/eval-error', severity: 'error', range: u.use.range, related,
@@ -163,16 +163,10 @@ function failure(ctx: RuleContext, u: GenPUse, label: string, r: SizeResult): Di
   }
 }
 
-/** Do the sizes of `es` depend on a (non-const) param, directly or through lets? */
-function dependsOnParams(ctx: RuleContext, es: readonly ast.Expr[]): boolean {
-  return paramsUsed(ctx, es).some((p) => p.kind === 'param');
-}
-
 /** The params and consts `es` depend on (through lets too), in order of first use. */
 function paramsUsed(ctx: RuleContext, es: readonly ast.Expr[]): { name: string; kind: 'param' | 'const' }[] {
   const out: { name: string; kind: 'param' | 'const' }[] = [];
   const visited = new Set<string>();
-  const lets = letDecls(ctx);
   const visit = (e: ast.Expr, depth: number): void => {
     if (depth > 100) return;
     for (const n of expressions(e)) {
@@ -184,15 +178,11 @@ function paramsUsed(ctx: RuleContext, es: readonly ast.Expr[]): { name: string; 
         out.push({ name: def.name, kind: def.kind });
       } else if (def.kind === 'let') {
         visited.add(def.name);
-        const d = lets.get(def.name);
+        const d = ctx.model.lets.get(def.name)?.decl;
         if (d) visit(d.value, depth + 1);
       }
     }
   };
   for (const e of es) visit(e, 0);
   return out;
-}
-
-function letDecls(ctx: RuleContext): ReadonlyMap<string, ast.LetDecl> {
-  return ctx.index.lets;
 }

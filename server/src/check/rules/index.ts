@@ -9,18 +9,21 @@ import { checkSizes } from './size.js';
 import { checkTiles } from './tile.js';
 import { FileIndex, type Rule, type RuleContext, type RuleOptions, type RuleRun } from './types.js';
 import { checkUnused } from './unused.js';
-import { Values } from './values.js';
+import { checkLegoMutation } from './lego-mutation.js';
+import type { Model } from '../elaborate-model.js';
+import { Scenarios } from '../scenario.js';
 
 export type { Rule, RuleCategory, RuleContext, RuleOptions, RuleRun } from './types.js';
 export { FileIndex } from './types.js';
-export { Values, type Scenario } from './values.js';
 export { checkGenPs, genpUses, checkUse, type GenPUse } from './genp.js';
+export { queryDiagnostics } from './query.js';
 
 /** Default number of points a GenP check enumerates exhaustively (per evaluation point). */
 export const DEFAULT_BUDGET = 1 << 24;
 
 export const rules: readonly Rule[] = [
   { family: 'unused', codes: ['unused/param', 'unused/layout', 'unused/perm', 'unused/let'], category: 'fast', global: true, run: (c) => ({ diagnostics: checkUnused(c) }) },
+  { family: 'lego', codes: ['lego/mutated-receiver'], category: 'fast', global: true, run: (c) => ({ diagnostics: checkLegoMutation(c) }) },
   { family: 'size', codes: ['size/groupby-mismatch', 'size/tile-mismatch', 'size/rank-mismatch'], category: 'fast', run: (c) => ({ diagnostics: checkSizes(c) }) },
   { family: 'query', codes: ['query/arity', 'query/out-of-range'], category: 'fast', run: (c) => ({ diagnostics: checkQueries(c) }) },
   { family: 'tile', codes: ['tile/not-divisible'], category: 'fast', run: (c) => ({ diagnostics: checkTiles(c) }) },
@@ -39,8 +42,10 @@ export interface RulesInput {
   resolution: Resolution;
   /** the declarations to check (default: all of `file`) */
   decls?: readonly ast.Decl[];
-  /** reuse the values and lookups of another run over the same file, resolution and text */
-  values?: Values;
+  /** the elaborated model: of the whole file, or at least of `decls` and what they depend on */
+  model: Model;
+  /** reuse the scenarios and shared results of another run over the same model */
+  scenarios?: Scenarios;
   index?: FileIndex;
 }
 
@@ -60,7 +65,7 @@ export function runRules(input: RulesInput, options: RuleOptions = {}): RulesRes
     if (rule.category === 'slow' && !slow) continue;
     if (cancelled) break;
     const run = runOne(rule, ctx);
-    diagnostics.push(...run.diagnostics);
+    for (const d of run.diagnostics) diagnostics.push(d); // (no spread: a file may have 100,000s)
     if (run.cancelled) cancelled = true;
   }
   return { diagnostics, cancelled };
@@ -73,8 +78,9 @@ export function ruleContext(input: RulesInput, options: RuleOptions = {}): RuleC
     file: input.file,
     resolution: input.resolution,
     decls: input.decls ?? input.file.decls,
-    index: input.index ?? new FileIndex(input.file, input.resolution),
-    values: input.values ?? new Values(input.file, input.resolution, input.text),
+    model: input.model,
+    scenarios: input.scenarios ?? new Scenarios(input.model),
+    index: input.index ?? new FileIndex(),
     budget: options.budget ?? DEFAULT_BUDGET,
     shouldStop: options.shouldStop ?? (() => false),
   };

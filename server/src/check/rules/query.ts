@@ -1,65 +1,63 @@
 // query/arity, query/out-of-range: a query must give one index per logical dimension of its
 // layout (`L[i, j]`, `L.apply(i, j)`) or exactly one flat index (`L.inv(x)`), and an index that
 // is a constant (a literal, or built from params and lets) must lie inside its dimension; so must
-// the constant bounds of a slice `a:b`. Checked at the params' values.
+// the constant bounds of a slice `a:b`. Checked at the params' values, on the query uses the
+// elaborator recorded (the layout value, whatever spelling built it).
 import type { ast, Diagnostic } from '../../../../grammar/src/index.js';
-import type { RuleContext } from './types.js';
-import { expressions, fmtList, textOf } from './walk.js';
+import * as A from '../../algebra/index.js';
+import * as X from '../../expr/index.js';
+import type { QueryUse } from '../elaborate-model.js';
+import type { Scenarios } from '../scenario.js';
+import { checkedDecls, type RuleContext } from './types.js';
+import { fmtList } from './walk.js';
 
 export function checkQueries(ctx: RuleContext): Diagnostic[] {
-  const shapes = ctx.index.shapes;
+  const sel = checkedDecls(ctx);
   const out: Diagnostic[] = [];
-  for (const e of ctx.decls.flatMap((d) => expressions(d))) {
-    if (e.kind === 'Index') {
-      const s = shapes.of(e.receiver);
-      const dims = s && shapes.logicalDims(s);
-      if (dims) out.push(...indices(ctx, e.receiver, e.indices, dims, { start: e.receiver.range.end, end: e.range.end }));
-    } else if (e.kind === 'MethodCall' && (e.method.name === 'apply' || e.method.name === 'inv')) {
-      const s = shapes.of(e.receiver);
-      if (!s) continue;
-      if (e.method.name === 'apply') {
-        const dims = shapes.logicalDims(s);
-        if (dims) out.push(...indices(ctx, e.receiver, e.args, dims, e.argsRange));
-      } else {
-        const dims = shapes.physicalDims(s);
-        if (dims) out.push(...inv(ctx, e, dims));
-      }
-    }
-  }
+  for (const q of ctx.model.queryUses) if (sel.has(q.decl)) out.push(...queryDiagnostics(ctx.scenarios, q));
   return out;
 }
 
-function name(ctx: RuleContext, recv: ast.Expr): string {
-  return recv.kind === 'Name' ? recv.name : 'the layout';
+/** The query/... diagnostics of one query use, at the base scenario (`layout expr` uses it too). */
+export function queryDiagnostics(scenarios: Scenarios, q: QueryUse): Diagnostic[] {
+  const ctx = { scenarios };
+  return q.kind === 'apply' ? indices(ctx, q, A.dims(q.layout)) : inv(ctx, q);
 }
 
-function shapeText(ctx: RuleContext, dims: readonly ast.Expr[]): string {
-  const vs = dims.map((d) => ctx.values.value(d, ctx.values.base));
-  return vs.every((v) => v !== undefined) ? fmtList(vs as bigint[]) : `[${dims.map((d) => textOf(ctx.text, d)).join(', ')}]`;
+type Ctx = Pick<RuleContext, 'scenarios'>;
+
+function name(q: QueryUse): string {
+  return q.layoutName ?? 'the layout';
 }
 
-function indices(ctx: RuleContext, recv: ast.Expr, idx: readonly (ast.Expr | ast.Slice)[], dims: readonly ast.Expr[], where: ast.Range): Diagnostic[] {
-  const L = name(ctx, recv);
+function shapeText(ctx: Ctx, dims: readonly X.Expr[]): string {
+  const vs = dims.map((d) => ctx.scenarios.evaluate(d));
+  return vs.every((v) => v !== undefined) ? fmtList(vs as bigint[]) : `[${dims.map((d) => X.printPython(d)).join(', ')}]`;
+}
+
+function indices(ctx: Ctx, q: QueryUse, dims: readonly X.Expr[]): Diagnostic[] {
+  const L = name(q);
+  const idx = q.indices;
   if (idx.length !== dims.length) {
     return [{
       code: 'query/arity',
       severity: 'error',
       message: `${L} takes ${dims.length} ${dims.length === 1 ? 'index' : 'indices'} (its logical shape is ${shapeText(ctx, dims)}) but ${idx.length} ${idx.length === 1 ? 'is' : 'are'} given`,
-      range: where,
+      range: q.indicesRange,
     }];
   }
   const out: Diagnostic[] = [];
   idx.forEach((it, k) => {
-    const size = ctx.values.value(dims[k], ctx.values.base);
+    const size = ctx.scenarios.evaluate(dims[k]);
     if (size === undefined) return;
     const at = `dimension ${k} of ${L} (size ${size})`;
     if (it.kind !== 'Slice') {
-      const v = ctx.values.value(it, ctx.values.base);
+      const v = ctx.scenarios.value(it);
       if (v !== undefined && (v < 0n || v >= size)) out.push(outOfRange(it, `index ${v} is outside ${at}`));
       return;
     }
-    const a = it.start ? ctx.values.value(it.start, ctx.values.base) : 0n;
-    const b = it.stop ? ctx.values.value(it.stop, ctx.values.base) : size;
+    const a = it.start ? ctx.scenarios.value(it.start) : 0n;
+    const b = it.stop ? ctx.scenarios.value(it.stop) : size;
     if (it.start && a !== undefined && (a < 0n || a > size)) out.push(outOfRange(it.start, `slice start ${a} is outside ${at}`));
     else if (it.stop && b !== undefined && (b < 0n || b > size)) out.push(outOfRange(it.stop, `slice end ${b} is beyond ${at}`));
     else if (a !== undefined && b !== undefined && a >= b) out.push(outOfRange(it, `slice ${a}:${b} of ${at} is empty`));
@@ -67,25 +65,22 @@ function indices(ctx: RuleContext, recv: ast.Expr, idx: readonly (ast.Expr | ast
   return out;
 }
 
-function inv(ctx: RuleContext, e: ast.MethodCall, dims: readonly ast.Expr[]): Diagnostic[] {
-  const L = name(ctx, e.receiver);
-  if (e.args.length !== 1) {
+function inv(ctx: Ctx, q: QueryUse): Diagnostic[] {
+  const L = name(q);
+  if (q.indices.length !== 1) {
     return [{
       code: 'query/arity',
       severity: 'error',
-      message: `${L}.inv takes 1 flat index but ${e.args.length} ${e.args.length === 1 ? 'is' : 'are'} given`,
-      range: e.argsRange,
+      message: `${L}.inv takes 1 flat index but ${q.indices.length} ${q.indices.length === 1 ? 'is' : 'are'} given`,
+      range: q.indicesRange,
     }];
   }
-  let size = 1n;
-  for (const d of dims) {
-    const v = ctx.values.value(d, ctx.values.base);
-    if (v === undefined) return [];
-    size *= v;
-  }
-  const x = ctx.values.value(e.args[0], ctx.values.base);
+  const size = ctx.scenarios.evaluate(A.extent(q.layout));
+  const arg = q.indices[0];
+  if (size === undefined || arg.kind === 'Slice') return [];
+  const x = ctx.scenarios.value(arg);
   if (x === undefined || (x >= 0n && x < size)) return [];
-  return [outOfRange(e.args[0], `flat index ${x} is outside ${L}, which has ${size} elements`)];
+  return [outOfRange(arg, `flat index ${x} is outside ${L}, which has ${size} elements`)];
 }
 
 function outOfRange(n: ast.Node, message: string): Diagnostic {

@@ -14,7 +14,7 @@ export function checkRegP(ctx: RuleContext): Diagnostic[] {
     if (!items) continue;
     const values: bigint[] = [];
     for (const it of items) {
-      const v = ctx.values.value(it, ctx.values.base);
+      const v = ctx.scenarios.value(it);
       if (v === undefined) break;
       values.push(v);
     }

@@ -1,60 +1,73 @@
 // size/groupby-mismatch, size/tile-mismatch, size/rank-mismatch: element counts and ranks that
-// disagree inside one layout, at the params' values and at each tuning candidate.
+// disagree inside one layout, at the params' values and at the combinations of tuning candidates
+// the sizes depend on (check/scenario.ts).
 //
 // - a GroupBy's logical view and every OrderBy of its chain must hold the same number of elements;
 // - under TileBy, per dimension, the product of the levels' extents must equal the extent each
 //   OrderBy of the chain tiles (the product of its blocks' extents in that dimension);
 // - TileBy levels share one rank; under TileBy the blocks of an OrderBy share it too; a GenP's
 //   tile has as many dims as its perm takes indices.
-// A size that contains a non-dividing `/` is left to tile/not-divisible (no cascade), and the
-// candidates of a check that already fails at the params' values are not reported again.
+// Every layout the elaborator built is checked, whatever its spelling (`GroupBy(dims, [chain])`
+// or `chain.GroupBy(dims)`, `TileOrderBy(...)` or `.TileOrderBy(...)`): the rule reads the
+// model's origins, not the syntax. A size that contains a non-dividing `/` is left to
+// tile/not-divisible (no cascade), and the candidates of a check that already fails at the
+// params' values are not reported again.
 import type { ast, Diagnostic } from '../../../../grammar/src/index.js';
-import type { LayoutShape, OrderShape } from './shape.js';
-import type { RuleContext } from './types.js';
-import type { Scenario } from './values.js';
-import { expressions, fmtList } from './walk.js';
+import type * as A from '../../algebra/index.js';
+import type { Origin } from '../elaborate-model.js';
+import { describeScenario, limitedDiagnostic, type Scenario } from '../scenario.js';
+import { checkedDecls, type RuleContext } from './types.js';
+import { inexactIn, intExprs } from './sizes.js';
+import { fmtList } from './walk.js';
+
+type GroupOrigin = Extract<Origin, { kind: 'group' }>;
+type TileOrigin = Extract<Origin, { kind: 'tile' }>;
+type OrderOrigin = Extract<Origin, { kind: 'order' }>;
 
 export function checkSizes(ctx: RuleContext): Diagnostic[] {
-  const shapes = ctx.index.shapes;
+  const sel = checkedDecls(ctx);
   const out: Diagnostic[] = [];
-  for (const d of ctx.decls) {
-    for (const e of expressions(d)) {
-      if (e.kind === 'MethodCall' && (e.method.name === 'GroupBy' || e.method.name === 'TileBy')) visit(shapes.of(e));
-      else if (e.kind === 'Call' && e.callee.name === 'GroupBy') visit(shapes.of(e));
-      else if (e.kind === 'Call' && e.callee.name === 'GenP') out.push(...genpRank(ctx, e));
-    }
+  for (const [L, o] of ctx.model.origins) {
+    if (!sel.has(o.decl)) continue;
+    if (o.kind === 'group' && L.kind === 'GroupBy') out.push(...groupBy(ctx, o, chainOrigins(ctx, L.chain)));
+    else if (o.kind === 'tile' && L.kind === 'TileBy') out.push(...tileBy(ctx, o, chainOrigins(ctx, L.chain)));
   }
-  function visit(s: LayoutShape | undefined): void {
-    if (s?.kind === 'GroupBy') out.push(...groupBy(ctx, s));
-    else if (s?.kind === 'TileBy') out.push(...tileBy(ctx, s));
+  for (const g of ctx.model.genps) if (sel.has(g.decl)) out.push(...genpRank(g));
+  return out;
+}
+
+/** The origins of a chain's OrderBys (those built in the file). */
+function chainOrigins(ctx: RuleContext, chain: readonly A.OrderBy[]): OrderOrigin[] {
+  const out: OrderOrigin[] = [];
+  for (const o of chain) {
+    const r = ctx.model.origins.get(o);
+    if (r?.kind === 'order') out.push(r);
   }
   return out;
 }
 
-type GroupShape = Extract<LayoutShape, { kind: 'GroupBy' }>;
-type TileShape = Extract<LayoutShape, { kind: 'TileBy' }>;
-
-/** Runs `check` at the params' values, and at each candidate that can change `es` only when that passes. */
-function eachScenario(ctx: RuleContext, es: readonly ast.Expr[], check: (sc: Scenario) => Diagnostic | undefined): Diagnostic[] {
-  const base = check(ctx.values.base);
+/** Runs `check` at the params' values, and at each candidate combination that can change `es` only when that passes. */
+function eachScenario(ctx: RuleContext, es: readonly ast.Expr[], at: ast.Range, check: (sc: Scenario) => Diagnostic | undefined): Diagnostic[] {
+  const base = check(ctx.scenarios.base);
   if (base) return [base];
+  const set = ctx.scenarios.for(intExprs(ctx, es));
   const out: Diagnostic[] = [];
-  for (const sc of ctx.values.scenariosFor(es).slice(1)) {
+  for (const sc of set.scenarios.slice(1)) {
     const d = check(sc);
     if (d) out.push(d);
   }
-  return out;
+  return [...out, ...limitedDiagnostic(set, at, 'this size')];
 }
 
-function groupBy(ctx: RuleContext, g: GroupShape): Diagnostic[] {
+function groupBy(ctx: RuleContext, g: GroupOrigin, chain: OrderOrigin[]): Diagnostic[] {
   const out: Diagnostic[] = [];
-  for (const o of g.chain) {
+  for (const o of chain) {
     const dims = o.blocks.flatMap((b) => b.dims);
-    out.push(...eachScenario(ctx, [...g.dims, ...dims], (sc) => {
+    out.push(...eachScenario(ctx, [...g.dims, ...dims], g.dimsNode.range, (sc) => {
       const view = product(ctx, g.dims, sc);
       const total = product(ctx, dims, sc);
       if (view === undefined || total === undefined || view === total) return undefined;
-      const values = g.dims.map((d) => ctx.values.value(d, sc)!);
+      const values = g.dims.map((d) => ctx.scenarios.value(d, sc)!);
       return {
         code: 'size/groupby-mismatch',
         severity: 'error',
@@ -67,8 +80,9 @@ function groupBy(ctx: RuleContext, g: GroupShape): Diagnostic[] {
   return out;
 }
 
-function tileBy(ctx: RuleContext, t: TileShape): Diagnostic[] {
+function tileBy(ctx: RuleContext, t: TileOrigin, chain: OrderOrigin[]): Diagnostic[] {
   const out: Diagnostic[] = [];
+  if (t.levels.length === 0) return out;
   const d = t.levels[0].items.length;
   t.levels.forEach((lv, l) => {
     if (lv.items.length !== d) {
@@ -76,7 +90,7 @@ function tileBy(ctx: RuleContext, t: TileShape): Diagnostic[] {
     }
   });
   if (out.length) return out;
-  for (const o of t.chain) {
+  for (const o of chain) {
     if (o.tileOrder) continue;
     const r = o.blocks[0].dims.length;
     const odd = o.blocks.find((b) => b.dims.length !== r);
@@ -93,14 +107,14 @@ function tileBy(ctx: RuleContext, t: TileShape): Diagnostic[] {
   return out;
 }
 
-function tileDim(ctx: RuleContext, t: TileShape, o: OrderShape, k: number): Diagnostic[] {
+function tileDim(ctx: RuleContext, t: TileOrigin, o: OrderOrigin, k: number): Diagnostic[] {
   const items = t.levels.map((lv) => lv.items[k]);
   const extents = o.blocks.map((b) => b.dims[k]);
-  return eachScenario(ctx, [...items, ...extents], (sc) => {
+  return eachScenario(ctx, [...items, ...extents], items[0].range, (sc) => {
     const tiled = product(ctx, items, sc);
     const ext = product(ctx, extents, sc);
     if (tiled === undefined || ext === undefined || tiled === ext) return undefined;
-    const parts = items.map((it) => ctx.values.value(it, sc)!);
+    const parts = items.map((it) => ctx.scenarios.value(it, sc)!);
     const how = parts.length > 1 ? `${parts.join(' * ')} = ${tiled}` : `${tiled}`;
     return {
       code: 'size/tile-mismatch',
@@ -113,16 +127,22 @@ function tileDim(ctx: RuleContext, t: TileShape, o: OrderShape, k: number): Diag
 }
 
 /** GenP(dims, perm(...)): the tile's rank must be the number of indices the perm takes. */
-function genpRank(ctx: RuleContext, e: ast.Call): Diagnostic[] {
-  if (e.args.length < 2 || ctx.resolution.refs.get(e.callee)?.kind !== 'constructor') return [];
-  const dimsNode = e.args[0];
-  if (dimsNode.kind !== 'List' && dimsNode.kind !== 'Tuple') return [];
-  const use = e.args[1];
-  const ref = use.kind === 'Call' ? use.callee : use.kind === 'Name' ? use : undefined;
-  const def = ref && ctx.resolution.refs.get(ref);
-  const perm = def?.kind === 'perm' ? (def.decl as ast.PermDecl | undefined) : undefined;
-  if (!perm || perm.kind !== 'Perm' || perm.indices.length === dimsNode.items.length) return [];
+function genpRank(g: RuleContext['model']['genps'][number]): Diagnostic[] {
+  const dimsNode = g.node.args[0];
+  const perm = g.perm.decl;
+  if (!dimsNode || (dimsNode.kind !== 'List' && dimsNode.kind !== 'Tuple') || perm.indices.length === dimsNode.items.length) return [];
   return [rank(dimsNode, `GenP's tile has ${dims(dimsNode.items.length)} but ${perm.name.name} takes ${perm.indices.length} ${perm.indices.length === 1 ? 'index' : 'indices'}`, perm.name, `${perm.name.name} is declared here`)];
+}
+
+/** Π values, or undefined when one does not evaluate or holds a non-dividing `/`. */
+function product(ctx: RuleContext, es: readonly ast.Expr[], sc: Scenario): bigint | undefined {
+  let p = 1n;
+  for (const e of es) {
+    const v = ctx.scenarios.value(e, sc);
+    if (v === undefined || inexactIn(ctx, e, sc)) return undefined;
+    p *= v;
+  }
+  return p;
 }
 
 function rank(node: ast.Node, message: string, other: ast.Node, otherLabel: string): Diagnostic {
@@ -133,17 +153,6 @@ function dims(n: number): string {
   return `${n} ${n === 1 ? 'dim' : 'dims'}`;
 }
 
-/** Π values, or undefined when one does not evaluate or holds a non-dividing `/`. */
-function product(ctx: RuleContext, es: readonly ast.Expr[], sc: Scenario): bigint | undefined {
-  let p = 1n;
-  for (const e of es) {
-    const v = ctx.values.value(e, sc);
-    if (v === undefined || ctx.values.inexactDivisions(e, sc).length) return undefined;
-    p *= v;
-  }
-  return p;
-}
-
 /** A node's own range: for `recv.OrderBy(...)`, from the method name on. */
 export function ownRange(n: ast.Expr): ast.Range {
   return n.kind === 'MethodCall' ? { start: n.method.range.start, end: n.range.end } : n.range;
@@ -151,7 +160,8 @@ export function ownRange(n: ast.Expr): ast.Range {
 
 /** ` when BM = 64 (a candidate of BM)` for a candidate scenario. */
 export function when(sc: Scenario): string {
-  return sc.candidate ? ` when ${sc.candidate.param} = ${sc.candidate.value} (a candidate of ${sc.candidate.param})` : '';
+  const d = describeScenario(sc);
+  return d ? ` when ${d}` : '';
 }
 
 /** A node's source on one line, or `Name(...)` when longer than 40 characters. */

@@ -6,8 +6,8 @@
 import type { ScheduleDecl } from '../../../../grammar/src/ast.js';
 import type { Diagnostic } from '../../../../grammar/src/diagnostic.js';
 import {
-  analyzeSchedule, envLookup, resolveSchedule,
-  type ElementType, type NameLookup, type ScheduleEnv, type ScheduleSpec,
+  analyzeSchedule, argValues, resolveSchedule,
+  type ElementType, type ScheduleEnv, type ScheduleSpec,
 } from '../../check/schedule/index.js';
 
 export type { ElementType, ScheduleSpec, ScheduleStepSpec, Primitive } from '../../check/schedule/index.js';
@@ -26,24 +26,14 @@ export interface FromAstResult {
 }
 
 /**
- * Converts a schedule block into a spec. `params` maps each param/let name to its value (or is a
- * `ScheduleEnv`, whose lets and dependent params are evaluated on demand). Errors in the block
- * (unknown names, bad arguments, wrong order, sizes that do not divide, ...) come back as
- * diagnostics, and then no spec.
+ * Converts a schedule block into a spec, with the argument values of `env` (the elaborated model
+ * of the file: `scheduleEnvFromFile(file, label, overrides?)`). Errors in the block (unknown
+ * names, bad arguments, wrong order, sizes that do not divide, ...) come back as diagnostics,
+ * and then no spec.
  */
-export function fromAst(decl: ScheduleDecl, params: ReadonlyMap<string, bigint> | ScheduleEnv, opts: FromAstOptions = {}): FromAstResult {
-  let lookup: NameLookup;
-  if (params instanceof Map) {
-    const values = params as ReadonlyMap<string, bigint>;
-    lookup = (name, range) => {
-      const v = values.get(name);
-      return v === undefined ? { ok: false, message: `unknown name \`${name}\``, range } : { ok: true, value: v };
-    };
-  } else {
-    lookup = envLookup(params as ScheduleEnv);
-  }
-  const file = opts.file ?? (params instanceof Map ? undefined : (params as ScheduleEnv).file);
-  const r = resolveSchedule(decl, lookup, { file, elementType: opts.elementType });
+export function fromAst(decl: ScheduleDecl, env: ScheduleEnv, opts: FromAstOptions = {}): FromAstResult {
+  const file = opts.file ?? env.file;
+  const r = resolveSchedule(decl, argValues(env), { file, elementType: opts.elementType });
   const diagnostics = [...r.diagnostics];
   if (r.spec) diagnostics.push(...analyzeSchedule(r.spec).diagnostics);
   const ok = r.spec !== undefined && !diagnostics.some((d) => d.severity === 'error');
