@@ -81,7 +81,9 @@ export interface Unary extends Node {
 export type BinaryOp =
   | '+' | '-' | '*' | '/' | '//' | '%'
   | '<' | '<=' | '>' | '>=' | '==' | '!='
-  | 'and' | 'or';
+  | 'and' | 'or'
+  /** bitwise, on integers (C precedence) */
+  | '^' | '&' | '|' | '<<' | '>>';
 export interface Binary extends Node {
   kind: 'Binary';
   op: BinaryOp;
@@ -280,6 +282,8 @@ export interface ScheduleDecl extends Node {
   name: Ident;
   /** the payload op, e.g. `linalg.matmul`, with its size arguments */
   op?: { name: string; range: Range; args: Expr[] };
+  /** `: f16 x f16 -> f32`: the input operands' element types, then the output's (the accumulator) */
+  types?: { inputs: Ident[]; output: Ident; range: Range; separators: Ident[] };
   /** `on sm_90` */
   gpu?: Ident;
   steps: ScheduleStep[];
@@ -311,7 +315,7 @@ export function children(n: AnyNode): AnyNode[] {
     case 'PermInverse': return [n.arg, ...n.results];
     case 'Kernel': return [n.name, ...(n.template?.kind === 'file' ? [n.template.path] : n.template ? [n.template.name] : []), ...(n.where ? [n.where] : []), ...n.bindings];
     case 'Binding': return [...n.names, n.value];
-    case 'Schedule': return [n.name, ...(n.op?.args ?? []), ...(n.gpu ? [n.gpu] : []), ...n.steps];
+    case 'Schedule': return [n.name, ...(n.op?.args ?? []), ...(n.types ? [...n.types.inputs, n.types.output] : []), ...(n.gpu ? [n.gpu] : []), ...n.steps];
     case 'Step': return [...(n.result ? [n.result] : []), n.primitive, ...n.args];
     case 'Unary': return [n.operand];
     case 'Binary': return [n.left, n.right];

@@ -217,7 +217,7 @@ export class LayoutParser extends CstParser {
     this.OPTION(() => this.SUBRULE(this.whereClause));
   });
 
-  /** `schedule NAME for OP.NAME(ARGS) [on GPU]`; the block is split off by parse.ts */
+  /** `schedule NAME for OP.NAME(ARGS) [: T x T -> T] [on GPU]`; the block is split off by parse.ts */
   public scheduleHeader = this.RULE('scheduleHeader', () => {
     this.CONSUME(t.Schedule);
     this.CONSUME(t.Ident, { LABEL: 'name' });
@@ -228,6 +228,18 @@ export class LayoutParser extends CstParser {
       this.CONSUME(t.AnyName, { LABEL: 'op' });
     });
     this.SUBRULE(this.args);
+    // element types: `: f16 x f16 -> f32` (inputs, then the output/accumulator)
+    this.OPTION2(() => {
+      this.CONSUME(t.Colon);
+      this.CONSUME4(t.Ident, { LABEL: 'elt' });
+      this.MANY2(() => {
+        this.CONSUME5(t.Ident, { LABEL: 'times' });
+        this.CONSUME6(t.Ident, { LABEL: 'elt' });
+      });
+      this.CONSUME(t.Minus, { LABEL: 'arrow' });
+      this.CONSUME(t.Gt, { LABEL: 'arrow' });
+      this.CONSUME7(t.Ident, { LABEL: 'acc' });
+    });
     this.OPTION(() => {
       this.CONSUME(t.On);
       this.CONSUME3(t.Ident, { LABEL: 'gpu' });

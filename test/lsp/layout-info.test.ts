@@ -74,15 +74,17 @@ writeFileSync(join(dir, 'small.layout'), small);
 
 const files = [join(dir, 'small.layout'), ...readdirSync(examples).filter((f) => f.endsWith('.layout')).map((f) => join(examples, f))];
 
-test('a query hover shows exactly what `layout expr` prints, in every language', () => {
+test('a query hover shows exactly what `layout expr` prints, in its kernel\'s language (else the setting\'s)', () => {
   let compared = 0;
   for (const file of files) {
     const doc = new LayoutDocument('file:///x.layout', 1, readFileSync(file, 'utf8'));
-    for (const { q, src } of queries(doc)) {
-      for (const lang of LANGS) {
-        const md = queryHover(doc, q, settingsIn(lang)) ?? '';
+    for (const { q, src, kernel } of queries(doc)) {
+      for (const setting of LANGS) {
+        // C in a CUDA kernel, Triton in a Triton kernel: what the generated file holds
+        const lang = kernel.target?.value === 'cuda' ? 'c' : kernel.target?.value === 'triton' ? 'triton' : setting;
+        const md = queryHover(doc, q, settingsIn(setting)) ?? '';
         const want = cli(file, src, lang);
-        const where = `${file}: ${src} in ${lang}`;
+        const where = `${file}: ${src} in ${lang} (setting ${setting})`;
         assert.ok(md.startsWith(`**query** \`${src}\``), `${where}: ${md}`);
         if (want.startsWith('error: ')) assert.equal(md, `**query** \`${src}\`\n\ncannot generate code: ${want.slice(7)}`, where);
         else assert.deepEqual(fenced(md), [want], where);
@@ -97,14 +99,14 @@ test('a bound name shows its own result; the header names the bindings', () => {
   const doc = new LayoutDocument('file:///x.layout', 1, small);
   const file = join(dir, 'small.layout');
   const at = (s: string, k = 0) => small.indexOf(s) + k;
-  // 4 results, one name: the hover on the name shows them all, unnamed
+  // 4 results, one name: the hover on the name shows them all, unnamed (in the kernel's Triton, whatever the setting)
   assert.equal(hover(doc, at('t = A.inv'), settingsIn('python'))!.markdown,
-    `**query** \`A.inv(pid)\` (8 ops, python):\n\n\`\`\`python\n${cli(file, 'A.inv(pid)', 'python')}\n\`\`\``);
-  assert.equal(hover(doc, at('A.inv(pid)', 2), settingsIn('c'))!.markdown.split('\n')[0], '**query** `A.inv(pid)` (8 ops, c):');
+    `**query** \`A.inv(pid)\` (8 ops, triton):\n\n\`\`\`python\n${cli(file, 'A.inv(pid)', 'triton')}\n\`\`\``);
+  assert.equal(hover(doc, at('A.inv(pid)', 2), settingsIn('c'))!.markdown.split('\n')[0], '**query** `A.inv(pid)` (8 ops, triton):');
   assert.equal(hover(doc, at('r, c'), settingsIn('triton'))!.markdown,
     '**query** `R.inv(pid)` → `r` (result 1 of 2, 1 op, triton):\n\n```python\n((pid)//(3))\n```');
-  // MLIR is one block for all results, also on one name
-  assert.deepEqual(fenced(hover(doc, at('r, c', 3), settingsIn('mlir'))!.markdown), [cli(file, 'R.inv(pid)', 'mlir')]);
+  // in a CUDA kernel: C, whatever the setting (issue 10 §6: not Triton's tl.where or Python's //)
+  assert.equal(hover(doc, at('R[i, j] + 1', 1), settingsIn('mlir'))!.markdown, `**query** \`R[i, j]\` (2 ops, c):\n\n\`\`\`c\n${cli(file, 'R[i, j]', 'c')}\n\`\`\``);
 });
 
 test('lets stay by name as in `layout expr`; the hover says what the kernel does with them', () => {
@@ -113,8 +115,8 @@ test('lets stay by name as in `layout expr`; the hover says what the kernel does
   assert.equal(md, '**query** `A[pid_m, k, :, :]` → `offs` (6 ops, triton):\n\n```python\n'
     + 'BK*k + K*(BM*pid_m + ((tl.arange(0, BM))[:, None])) + ((tl.arange(0, BK))[None, :])\n```');
   assert.equal(hover(doc, small.indexOf('u = P'), settingsIn('python'))!.markdown,
-    '**query** `P[i, j]` → `u` (2 ops, python):\n\n```python\ni + j*nb\n```\n\n`nb`: a let that the generated kernel inlines (`layout expr` keeps it by name)');
-  assert.equal(cli(join(dir, 'small.layout'), 'P[i, j]', 'python'), 'i + j*nb');
+    '**query** `P[i, j]` → `u` (2 ops, triton):\n\n```python\ni + j*nb\n```\n\n`nb`: a let that the generated kernel inlines (`layout expr` keeps it by name)');
+  assert.equal(cli(join(dir, 'small.layout'), 'P[i, j]', 'triton'), 'i + j*nb');
   // a built-in template that defines the lets keeps them by name, as the hover shows them
   const mm = readFileSync(join(examples, 'matmul.layout'), 'utf8');
   const mdoc = new LayoutDocument('file:///m.layout', 1, mm);

@@ -339,7 +339,7 @@ function floorDivs(e: Expr): [Expr, Expr][] {
     switch (x.kind) {
       case 'add': x.terms.forEach(walk); break;
       case 'mul': x.factors.forEach(walk); break;
-      case 'floordiv': case 'mod': walk(x.a); walk(x.b); break;
+      case 'floordiv': case 'mod': case 'bit': walk(x.a); walk(x.b); break;
       case 'min': case 'max': case 'and': case 'or': x.args.forEach(walk); break;
       case 'select': walk(x.cond); walk(x.then); walk(x.otherwise); break;
       case 'cmp': walk(x.lhs); break;

@@ -325,7 +325,25 @@ export class Elaborator {
       }
       case 'and': return { k: 'int', e: X.and(a, b) };
       case 'or': return { k: 'int', e: X.or(a, b) };
+      case '^': return { k: 'int', e: X.bit('xor', a, b) };
+      case '&': return { k: 'int', e: X.bit('and', a, b) };
+      case '|': return { k: 'int', e: X.bit('or', a, b) };
+      case '<<': case '>>': {
+        if (this.isNegativeHere(b)) {
+          this.report('elab/eval-error', e.right.range, `negative shift amount: this is below 0 at the param values`);
+          return BAD;
+        }
+        return { k: 'int', e: X.bit(e.op === '<<' ? 'shl' : 'shr', a, b) };
+      }
       default: return { k: 'int', e: X.cmp(e.op, a, b) };
+    }
+  }
+
+  private isNegativeHere(b: X.Expr): boolean {
+    try {
+      return X.evaluate(b, this.model.env) < 0n;
+    } catch {
+      return false;
     }
   }
 

@@ -82,6 +82,12 @@ function evalValue(e: ast.Expr, env: ReadonlyMap<string, bigint>): Value {
         case '+': return a + b;
         case '-': return a - b;
         case '*': return a * b;
+        case '^': return a ^ b;
+        case '&': return a & b;
+        case '|': return a | b;
+        case '<<': case '>>':
+          if (b < 0n || b > 64n) throw new LinearError('linear/bad-attribute', `shift amount ${b} is outside [0, 64]`, e.right.range);
+          return e.op === '<<' ? a << b : a >> b;
         case '/': case '//': case '%': {
           if (b === 0n) throw new LinearError('linear/bad-attribute', 'division by zero', e.range);
           const q = a / b - ((a % b !== 0n && (a < 0n) !== (b < 0n)) ? 1n : 0n);

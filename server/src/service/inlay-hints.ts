@@ -1,13 +1,14 @@
 // Inlay hints: after each query in a kernel binding (`A[pid_m, k, :, :]`, `Pid.inv(pid)`,
-// `L.apply(i, j)`), its expression as `layout expr` prints it for the kernel's target (C for
-// cuda, Triton otherwise; lets by name), kept short so that the line's own comment stays on
-// screen: the whole line with its hint stays within LINE_BUDGET columns (and the hint within the
-// configured length); a hint that does not fit is the expression cut with `…`, or, where even that
-// would say little, the operation count (`→ 12 ops`). The tooltip has the whole text and op count.
+// `L.apply(i, j)`), its expression as `layout expr` prints it in the kernel's language (the one
+// the hover uses: C for cuda, Triton for triton; lets by name), kept short so that the line's own
+// comment stays on screen: the whole line with its hint stays within LINE_BUDGET columns (and the
+// hint within the configured length); a hint that does not fit is the expression cut with `…`, or,
+// where even that would say little, the operation count (`→ 12 ops`). The tooltip has the whole
+// text and op count.
 import type * as ast from '../../../grammar/src/ast.js';
 import { children } from '../../../grammar/src/ast.js';
 import type { LayoutDocument } from './document.js';
-import { queryTexts } from './layout-info.js';
+import { kernelLanguage, queryTexts } from './layout-info.js';
 import type { Settings } from './settings.js';
 
 export interface InlayHintData {
@@ -21,7 +22,7 @@ export function inlayHints(doc: LayoutDocument, range: ast.Range, settings: Sett
   const out: InlayHintData[] = [];
   for (const d of doc.file.decls) {
     if (d.kind !== 'Kernel' || d.range.end < range.start || d.range.start > range.end) continue;
-    const lang = d.target?.value === 'cuda' ? 'c' : 'triton';
+    const lang = kernelLanguage(d) ?? settings.hover.language;
     for (const b of d.bindings) {
       for (const q of queriesIn(b.value)) {
         if (q.range.end < range.start || q.range.end > range.end) continue;
