@@ -86,10 +86,15 @@ const declWordTypes: Record<string, TokenType> = {
   param: t.Param, const: t.Const, let: t.Let, layout: t.LayoutKw, perm: t.Perm, kernel: t.Kernel, schedule: t.Schedule, assume: t.Assume,
 };
 
-/** The declaration keyword a word is a misspelling of (edit distance at most 2), if any. */
-function nearDeclWord(image: string): string | undefined {
+/**
+ * The declaration keyword a word is a misspelling of, if any: edit distance 1 for words of up to 4
+ * letters (`lt`, `parm`), 2 for longer ones (`layuot`); a single letter is never taken for a keyword.
+ */
+export function nearDeclWord(image: string): string | undefined {
+  if (image.length < 2) return undefined;
   const w = image.toLowerCase();
-  return declWords.find((k) => k !== image && editDistance(k, w) <= 2);
+  const most = w.length <= 4 ? 1 : 2;
+  return declWords.find((k) => k !== image && editDistance(k, w) <= most);
 }
 
 class Driver {

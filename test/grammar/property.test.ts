@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { parse, resolve, KEYWORDS, type ast } from '../../grammar/src/index.js';
+import { parse, resolve, nearDeclWord, KEYWORDS, type ast } from '../../grammar/src/index.js';
 import { rangeProblems, sexpr } from './helpers.js';
 
 /** parse + resolve must not throw and must return well-formed results */
@@ -140,4 +140,16 @@ test('the printer used above is not trivially agreeing: a wrong precedence is ca
   const p = parse('let x = a - b - c');
   assert.notEqual(sexpr((p.file.decls[0] as ast.LetDecl).value), expected({ k: 'bin', op: '-', l: { k: 'name', n: 'a' }, r: { k: 'bin', op: '-', l: { k: 'name', n: 'b' }, r: { k: 'name', n: 'c' } } }));
   assert.equal(print({ k: 'bin', op: '-', l: { k: 'name', n: 'a' }, r: { k: 'bin', op: '-', l: { k: 'name', n: 'b' }, r: { k: 'name', n: 'c' } } }), 'a - (b - c)');
+});
+
+test('misspelled declaration keywords: close words only, never a single letter (property counterexample "L\\u0000A")', () => {
+  assert.equal(nearDeclWord('L'), undefined);
+  assert.equal(nearDeclWord('lt'), 'let');
+  assert.equal(nearDeclWord('layuot'), 'layout');
+  assert.equal(nearDeclWord('lat'), 'let');
+  assert.equal(nearDeclWord('abc'), undefined);
+  const p = parse('L\u0000A');
+  assert.deepEqual(p.file.decls, []);
+  assert.deepEqual(p.diagnostics.map((d) => d.code), ['parse/unexpected-token', 'lex/unexpected-character']);
+  wellFormed('L\u0000A');
 });
