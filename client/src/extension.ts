@@ -48,6 +48,10 @@ export function activate(ctx: vscode.ExtensionContext): LayoutExtensionApi {
     vscode.commands.registerCommand('layout.openExample', () => openExample(ctx)),
     registerTasks(ctx),
     trackEmitTargets(),
+    vscode.workspace.onDidChangeConfiguration((e) => {
+      if (e.affectsConfiguration('layout.codeLens.enabled')) srv.refreshCodeLenses();
+    }),
+    vscode.workspace.onDidGrantWorkspaceTrust(() => srv.refreshCodeLenses()),
     { dispose: () => PicturePanel.current?.dispose() },
   );
   void srv.start();

@@ -5,7 +5,7 @@ import * as vscode from 'vscode';
 import { existsSync } from 'node:fs';
 import { CloseAction, ErrorAction, LanguageClient, State, TransportKind } from 'vscode-languageclient/node';
 import type { LanguageClientOptions, ServerOptions } from 'vscode-languageclient/node';
-import { EMIT_COMMAND } from '../../server/src/lsp/protocol.js';
+import { EMIT_COMMAND, SHOW_LAYOUT_COMMAND, type LayoutInitializationOptions } from '../../server/src/lsp/protocol.js';
 import { RestartPolicy } from './restart-policy.js';
 import type { ServerStatus } from './status.js';
 import { UNTRUSTED_EMIT, checkEmitArgs, visibleLenses } from './command-args.js';
@@ -50,6 +50,8 @@ export class LayoutServer implements vscode.Disposable {
         { scheme: 'untitled', language: 'layout' },
       ],
       synchronize: { configurationSection: 'layout' },
+      // the client-side commands the server's code lenses may call (other editors get no "Show layout" lens)
+      initializationOptions: { clientCommands: [SHOW_LAYOUT_COMMAND] } satisfies LayoutInitializationOptions,
       outputChannel: this.log,
       traceOutputChannel: this.log,
       middleware: {
@@ -138,6 +140,16 @@ export class LayoutServer implements vscode.Disposable {
         resolve(this.client!);
       });
     });
+  }
+
+  /** Asks VS Code to fetch the code lenses again (after `layout.codeLens.enabled` or the workspace trust changed). */
+  refreshCodeLenses(): void {
+    const c = this.client;
+    if (!c || c.state !== State.Running) return;
+    const feature = c.getFeature('textDocument/codeLens');
+    for (const ed of vscode.window.visibleTextEditors) {
+      if (ed.document.languageId === 'layout') feature.getProvider(ed.document)?.onDidChangeCodeLensEmitter.fire();
+    }
   }
 
   async request(method: string, params: unknown): Promise<unknown> {

@@ -37,7 +37,19 @@ export type Expr =
   | IndexExpr
   | ListExpr
   | TupleExpr
+  | RangeExpr
   | ErrorExpr;
+
+/**
+ * `(a:b)` or `(a:b:s)`: a range inside an index expression, LEGO's index arithmetic with
+ * ranges (`2 * (0:8)`, `(0:B) + 1`); a `tl.arange` in Triton.
+ */
+export interface RangeExpr extends Node {
+  kind: 'Range';
+  start: Expr;
+  stop: Expr;
+  step?: Expr;
+}
 
 export interface IntLit extends Node {
   kind: 'Int';
@@ -69,7 +81,9 @@ export interface Unary extends Node {
 export type BinaryOp =
   | '+' | '-' | '*' | '/' | '//' | '%'
   | '<' | '<=' | '>' | '>=' | '==' | '!='
-  | 'and' | 'or';
+  | 'and' | 'or'
+  /** bitwise, on integers (C precedence) */
+  | '^' | '&' | '|' | '<<' | '>>';
 export interface Binary extends Node {
   kind: 'Binary';
   op: BinaryOp;
@@ -109,6 +123,8 @@ export interface Slice extends Node {
   kind: 'Slice';
   start?: Expr;
   stop?: Expr;
+  /** `a:b:s`: every s-th index from a (s a positive constant) */
+  step?: Expr;
 }
 
 /** `L[i, j, :, 0:BK]`: a query applying a layout. */
@@ -266,6 +282,8 @@ export interface ScheduleDecl extends Node {
   name: Ident;
   /** the payload op, e.g. `linalg.matmul`, with its size arguments */
   op?: { name: string; range: Range; args: Expr[] };
+  /** `: f16 x f16 -> f32`: the input operands' element types, then the output's (the accumulator) */
+  types?: { inputs: Ident[]; output: Ident; range: Range; separators: Ident[] };
   /** `on sm_90` */
   gpu?: Ident;
   steps: ScheduleStep[];
@@ -297,7 +315,7 @@ export function children(n: AnyNode): AnyNode[] {
     case 'PermInverse': return [n.arg, ...n.results];
     case 'Kernel': return [n.name, ...(n.template?.kind === 'file' ? [n.template.path] : n.template ? [n.template.name] : []), ...(n.where ? [n.where] : []), ...n.bindings];
     case 'Binding': return [...n.names, n.value];
-    case 'Schedule': return [n.name, ...(n.op?.args ?? []), ...(n.gpu ? [n.gpu] : []), ...n.steps];
+    case 'Schedule': return [n.name, ...(n.op?.args ?? []), ...(n.types ? [...n.types.inputs, n.types.output] : []), ...(n.gpu ? [n.gpu] : []), ...n.steps];
     case 'Step': return [...(n.result ? [n.result] : []), n.primitive, ...n.args];
     case 'Unary': return [n.operand];
     case 'Binary': return [n.left, n.right];
@@ -305,7 +323,8 @@ export function children(n: AnyNode): AnyNode[] {
     case 'Call': return [n.callee, ...n.args];
     case 'MethodCall': return [n.receiver, n.method, ...n.args];
     case 'Index': return [n.receiver, ...n.indices];
-    case 'Slice': return [...(n.start ? [n.start] : []), ...(n.stop ? [n.stop] : [])];
+    case 'Slice': return [...(n.start ? [n.start] : []), ...(n.stop ? [n.stop] : []), ...(n.step ? [n.step] : [])];
+    case 'Range': return [n.start, n.stop, ...(n.step ? [n.step] : [])];
     case 'List': case 'Tuple': return n.items;
     case 'Error': return n.partial ? [n.partial] : [];
     default: return [];

@@ -29,6 +29,8 @@ export interface ParseResult {
 export const MAX_NESTING = 64;
 /** Most operators accepted in one declaration or statement. */
 export const MAX_OPERATORS = 2000;
+/** Most `.method(...)` calls accepted in one declaration or statement (a chain nests: each call holds the previous). */
+export const MAX_CALL_CHAIN = 256;
 /** Most `if` expressions accepted in one declaration or statement (an else-if chain nests). */
 export const MAX_IFS = 256;
 /** At most this many lexical and syntax diagnostics are reported per file (plus one saying how many more). */
@@ -36,10 +38,15 @@ export const MAX_DIAGNOSTICS = 100;
 
 export const DECLARATION_LIST = '(param, let, layout, perm, kernel, schedule)';
 
-export function parse(text: string): ParseResult {
+/**
+ * Parses a whole file. `firstLine`: the text is a piece of a file that starts on this (0-based) line;
+ * positions quoted in messages ("opened at 12:5") are then the file's (service/chunks.ts parses
+ * declarations one by one this way).
+ */
+export function parse(text: string, opts: { firstLine?: number } = {}): ParseResult {
   const lines = new LineIndex(text);
   try {
-    return new Driver(text, lines).run();
+    return new Driver(text, lines, opts.firstLine ?? 0).run();
   } catch (e) {
     return {
       file: { kind: 'File', range: { start: 0, end: text.length }, decls: [], comments: [] },
@@ -62,12 +69,14 @@ const OPEN = 2;
 const CLOSE = 4;
 const OPERATOR = 8;
 const IF = 16;
+const DOT = 32;
 const flags = new Uint8Array(Math.max(...t.allTokens.map((x) => x.tokenTypeIdx ?? 0)) + 1);
 for (const x of declKeywords) flags[x.tokenTypeIdx!] |= DECL;
 for (const x of openers.keys()) flags[x.tokenTypeIdx!] |= OPEN;
 for (const x of closers) flags[x.tokenTypeIdx!] |= CLOSE;
 for (const x of operatorTypes) flags[x.tokenTypeIdx!] |= OPERATOR;
 flags[t.If.tokenTypeIdx!] |= IF;
+flags[t.Dot.tokenTypeIdx!] |= DOT;
 function flagsOf(tok: IToken): number {
   return flags[tok.tokenTypeIdx] ?? 0;
 }
@@ -97,7 +106,7 @@ class Driver {
   private readonly openStrings: number[];
   private readonly low: Lowering;
 
-  constructor(private readonly text: string, private readonly lines: LineIndex) {
+  constructor(private readonly text: string, private readonly lines: LineIndex, private readonly firstLine = 0) {
     const l = lex(text);
     this.tokens = l.tokens;
     this.comments = l.comments;
@@ -218,7 +227,7 @@ class Driver {
       if (!this.hasOpenString(toks[b].startOffset, at)) this.diagnostics.push({
         code: 'parse/unclosed',
         severity: 'error',
-        message: `expected '}' to close the block opened at ${this.lines.format(toks[b].startOffset)}`,
+        message: `expected '}' to close the block opened at ${this.format(toks[b].startOffset)}`,
         range: { start: at, end: at },
       });
       end = at;
@@ -281,14 +290,31 @@ class Driver {
     return r.cst;
   }
 
+  /** `line:column` (1-based) of an offset, as the whole file numbers it */
+  private format(offset: number): string {
+    const p = this.lines.position(offset);
+    return `${p.line + 1 + this.firstLine}:${p.character + 1}`;
+  }
+
   private withinLimits(s: number, e: number): boolean {
     let depth = 0;
     let ops = 0;
     let ifs = 0;
+    let dots = 0;
     for (let i = s; i < e; i++) {
       const f = flagsOf(this.tokens[i]);
       if (f === 0) continue;
-      if (f & OPEN) {
+      if (f & DOT) {
+        if (++dots > MAX_CALL_CHAIN) {
+          this.diagnostics.push({
+            code: 'parse/too-complex',
+            severity: 'error',
+            message: `more than ${MAX_CALL_CHAIN} method calls ('.') in one declaration or statement; it is not analysed`,
+            range: this.tokenRange(i),
+          });
+          return false;
+        }
+      } else if (f & OPEN) {
         if (++depth > MAX_NESTING) {
           this.diagnostics.push({
             code: 'parse/too-complex',
@@ -369,7 +395,7 @@ class Driver {
           return {
             code: 'parse/unclosed',
             severity: 'error',
-            message: `expected '${closer}' to close the ${this.openerNoun(open)} opened at ${this.lines.format(this.tokens[open].startOffset)}`,
+            message: `expected '${closer}' to close the ${this.openerNoun(open)} opened at ${this.format(this.tokens[open].startOffset)}`,
             range: { start: at, end: at },
           };
         }

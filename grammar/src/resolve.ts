@@ -313,8 +313,14 @@ class Resolver {
           if (i.kind === 'Slice') {
             if (i.start) this.expr(i.start, scope, true);
             if (i.stop) this.expr(i.stop, scope, true);
+            if (i.step) this.expr(i.step, scope, true);
           } else this.expr(i, scope, true);
         }
+        break;
+      case 'Range':
+        this.expr(e.start, scope, free);
+        this.expr(e.stop, scope, free);
+        if (e.step) this.expr(e.step, scope, free);
         break;
       case 'List': case 'Tuple':
         for (const i of e.items) this.expr(i, scope, free);

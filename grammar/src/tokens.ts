@@ -80,6 +80,13 @@ export const Where = keyword('where');
 export const declarationKeywords: readonly TokenType[] = [Param, Const, Let, LayoutKw, Perm, Kernel, Schedule, Assume, Linear];
 
 // ------------------------------------------------------------------ operators and punctuation
+/** `<<`, `>>`: shifts (before `<=`/`<` and `>=`/`>`) */
+export const Shl = createToken({ name: 'Shl', pattern: /<</, categories: [BinaryOp] });
+export const Shr = createToken({ name: 'Shr', pattern: />>/, categories: [BinaryOp] });
+/** `^`, `&`, `|`: bitwise xor, and, or (C precedence: & above ^ above |, all below ==) */
+export const Caret = createToken({ name: 'Caret', pattern: /\^/, categories: [BinaryOp] });
+export const Amp = createToken({ name: 'Amp', pattern: /&/, categories: [BinaryOp] });
+export const Pipe = createToken({ name: 'Pipe', pattern: /\|/, categories: [BinaryOp] });
 export const Le = createToken({ name: 'Le', pattern: /<=/, categories: [BinaryOp] });
 export const Ge = createToken({ name: 'Ge', pattern: />=/, categories: [BinaryOp] });
 export const EqEq = createToken({ name: 'EqEq', pattern: /==/, categories: [BinaryOp] });
@@ -118,6 +125,7 @@ export const allTokens: TokenType[] = [
   StringTok, UnterminatedString,
   ...keywordTokens,
   Ident, Int,
+  Shl, Shr, Caret, Amp, Pipe,
   Le, Ge, EqEq, NotEq, Lt, Gt, Eq,
   Plus, Minus, Star, SlashSlash, Slash, Percent,
   LParen, RParen, LBracket, RBracket, LCurly, RCurly, Comma, Colon, Dot,
@@ -128,6 +136,7 @@ export const allTokens: TokenType[] = [
 export const tokenLabels: Record<string, string> = {
   Ident: 'a name', Int: 'an integer', String: 'a string', UnterminatedString: 'a string',
   StringLike: 'a string', AnyName: 'a name', BinaryOp: 'an operator', PrefixOp: 'an operator',
+  Shl: "'<<'", Shr: "'>>'", Caret: "'^'", Amp: "'&'", Pipe: "'|'",
   Le: "'<='", Ge: "'>='", EqEq: "'=='", NotEq: "'!='", Lt: "'<'", Gt: "'>'", Eq: "'='",
   Plus: "'+'", Minus: "'-'", Star: "'*'", SlashSlash: "'//'", Slash: "'/'", Percent: "'%'",
   LParen: "'('", RParen: "')'", LBracket: "'['", RBracket: "']'", LCurly: "'{'", RCurly: "'}'",

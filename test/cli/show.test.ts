@@ -13,6 +13,7 @@ const root = resolve(import.meta.dirname, '../..');
 const cli = join(root, 'dist/cli.js');
 const dir = mkdtempSync(join(tmpdir(), 'layout-show-'));
 writeFileSync(join(dir, 'c.layout'), 'param M = 8, N = 8\nlayout C = OrderBy(Row(M, N)).TileBy([M / 4, N / 4], [4, 4])\n');
+writeFileSync(join(dir, 'pad.layout'), 'layout E = OrderBy(Row(4, 4)).ExpandBy([3, 3], [4, 4])\n');
 writeFileSync(join(dir, 'bad.layout'), 'perm bad()[i, j] = i + j\nlayout B = OrderBy(GenP([3, 3], bad())).GroupBy([3, 3])\n');
 
 function show(...args: string[]) {
@@ -91,6 +92,23 @@ test('a GenP that is not a bijection: shared positions marked, missing ones list
   ].join('\n'));
 });
 
+test('padding (ExpandBy): the cells outside the original shape are dots', () => {
+  assert.deepEqual(show('pad.layout', 'E'), {
+    code: 0,
+    err: '',
+    out: [
+      'E: 4 x 4 = 16 cells; logical order',
+      'colour: physical position (blue first, red last)',
+      '   0 1 2 3',
+      '0  0 1 2 ·',
+      '1  3 4 5 ·',
+      '2  6 7 8 ·',
+      '3  · · · ·',
+      '',
+    ].join('\n'),
+  });
+});
+
 test('--color: ANSI 24-bit backgrounds; --svg writes the same picture as SVG', () => {
   const r = show('c.layout', 'C', '--set', 'M=4', '--set', 'N=4', '--color', '--svg', 'c.svg');
   assert.equal(r.code, 0);
@@ -104,9 +122,36 @@ test('--color: ANSI 24-bit backgrounds; --svg writes the same picture as SVG', (
   assert.ok(svg.includes('<title>logical (ti, tj, i, j) = (0, 0, 3, 3)\nphysical 15\n'));
 });
 
+test('--window and --at draw part of a big grid, and say so', () => {
+  const r = show(join(root, 'examples/matmul.layout'), 'C', '--set', 'M=512', '--set', 'N=1024', '--window', '8', '--at', '2,3');
+  assert.equal(r.code, 0);
+  assert.equal(r.out, [
+    'C: 4 x 4 x 128 x 256 = 524288 cells; summary: 16 tiles of 128 x 256, each labelled with the positions it takes; drawn with M = 512, N = 1024',
+    "colour: position of the tile's first cell (blue first, red last)",
+    '               0             1             2             3',
+    '0       0-130303    256-130559    512-130815    768-131071',
+    '1  131072-261375 131328-261631 131584-261887 131840-262143',
+    '2  262144-392447 262400-392703 262656-392959 262912-393215',
+    '3  393216-523519 393472-523775 393728-524031 393984-524287',
+    '',
+  ].join('\n'), 'a 4 x 4 tile grid fits a window of 8: --at is clamped to 0,0');
+  const w = show('c.layout', 'C', '--set', 'M=32', '--set', 'N=32', '--window', '8', '--at', '4,20');
+  assert.equal(w.code, 0);
+  assert.deepEqual(w.out.split('\n').slice(0, 5), [
+    'C: 8 x 8 x 4 x 4 = 1024 cells; logical order; tiles of 4 x 4; rows 4-11 of 32, columns 20-27 of 32; drawn with M = 32, N = 32',
+    'colour: tile (64 tiles of 4 x 4)',
+    '      20  21  22  23    24  25  26  27',
+    '   ┌─────────────────┬─────────────────┐',
+    ' 4 │ 148 149 150 151 │ 152 153 154 155 │',
+  ]);
+  assert.ok(w.out.endsWith('(a window of the grid: --window and --at ROW,COLUMN move it; --set NAME=VALUE draws it smaller)\n'));
+});
+
 test('usage errors and unknown names: one line on stderr', () => {
   assert.deepEqual(show('c.layout', 'C', '--color-by', 'rainbow'), { code: 2, out: '', err: "layout: --color-by expects one of tile, level, order, thread, bank, got 'rainbow'\n" });
   assert.deepEqual(show('c.layout', 'C', '--set', 'Q=3'), { code: 2, out: '', err: "layout: --set Q: 'c.layout' declares no param Q\n" });
   assert.deepEqual(show('c.layout', 'D'), { code: 1, out: '', err: "layout: 'c.layout' declares no layout D; its layouts are C\n" });
   assert.deepEqual(show('c.layout', 'C', '--threads', '0'), { code: 2, out: '', err: "layout: --threads expects an integer >= 1, got '0'\n" });
+  assert.deepEqual(show('c.layout', 'C', '--window', '10'), { code: 2, out: '', err: "layout: --window expects one of 8, 16, 32, 64, got '10'\n" });
+  assert.deepEqual(show('c.layout', 'C', '--at', '1'), { code: 2, out: '', err: "layout: --at expects ROW,COLUMN, got '1'\n" });
 });

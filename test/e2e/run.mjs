@@ -225,6 +225,11 @@ async function drive(page, json) {
   let report = {};
   if (req.poke) report = await pokeWebview(page, Number.isInteger(req.cell) ? req.cell : 0, shoot).catch((e) => ({ error: e.message }));
   else if (Array.isArray(req.steps)) report = await actWebview(page, req.steps, shoot).catch((e) => ({ error: e.message }));
+  else if (typeof req.query === 'string') {
+    // the text of the workbench's elements matching a selector (e.g. the Problems panel's rows)
+    report = { texts: await page.$$eval(req.query, (els) => els.map((e) => e.textContent ?? '')).catch((e) => ({ error: e.message })) };
+    await shoot();
+  }
   else await shoot();
   if (id) writeFileSync(join(work, 'sync', `${id}.done`), JSON.stringify(report));
 }

@@ -59,7 +59,7 @@ test('package.json contributes the language, grammar, snippets and configuration
   assert.deepEqual(conf.brackets, [['{', '}'], ['[', ']'], ['(', ')']]);
   const snippets = JSON.parse(readFileSync(c.snippets[0].path, 'utf8'));
   const prefixes = Object.values(snippets as Record<string, { prefix: string }>).map((s) => s.prefix).sort();
-  assert.deepEqual(prefixes, ['const', 'kernel', 'layout', 'layoutgroup', 'param', 'perm', 'schedule']);
+  assert.deepEqual(prefixes, ['const', 'kernel', 'layout', 'layoutgroup', 'param', 'perm', 'schedule', 'schedule-tc']);
   assert.deepEqual(c.commands.map((x: { command: string }) => x.command).sort(), [
     'layout.emitCuda', 'layout.emitMlir', 'layout.emitTriton', 'layout.openExample', 'layout.restartServer', 'layout.showLayout', 'layout.showOutput',
   ]);

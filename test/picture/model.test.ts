@@ -204,6 +204,10 @@ test('colorKey: tile, level, order, thread, bank (default and a bank analysis\'s
   assert.equal(colorKey(p, { ...c, physical: 77 }, { ...initialView, colorBy: 'bank' }), 13);
   assert.equal(colorKey(p, { ...c, physical: 77 }, { ...initialView, colorBy: 'bank', elementBytes: 2 }), 6);
   assert.equal(colorKey(p, c, { ...initialView, colorBy: 'bank' }, { bankOf: (x) => x ^ 1 }), 12);
+  // a bank the server sent for the cell wins
+  assert.equal(colorKey(p, { ...c, bank: 5 }, { ...initialView, colorBy: 'bank' }, { bankOf: (x) => x ^ 1 }), 5);
+  assert.deepEqual(ok({ ...rowMajor(1, 2), cells: [{ logical: [0, 0], physical: 0, group: 0, bank: 7 }, { logical: [0, 1], physical: 1, group: 0, bank: -1 }] }).cells,
+    [{ logical: [0, 0], physical: 0, group: 0, bank: 7 }, { logical: [0, 1], physical: 1, group: 0 }]);
   // unlevelled payloads (old servers) read an even rank as 2-D levels for the picture, but are coloured by order
   assert.equal(colorOf(ok(tiled()), initialView), 'order');
   assert.equal(colorOf(threeLevels(), initialView), 'tile');
@@ -294,4 +298,14 @@ test('zoom steps through the scales and the SVG grows with it; tooltips stay ins
     const t = tipPosition({ x, y }, { width: w, height: h }, vp);
     return t.left >= 0 && t.top >= 0 && t.left + w <= vp.width && t.top + h <= vp.height;
   }));
+});
+
+test('padding (an ExpandBy\'s -1): a grey dot in logical order, nothing in physical order', () => {
+  const cells = [[0, 0, 0], [0, 1, 1], [1, 0, -1], [1, 1, -1]].map(([i, j, x]) => ({ logical: [i, j], physical: x, group: 0 }));
+  const p = ok({ name: 'E', logicalDims: [2, 2], cells, totalCells: 4, exprs: { apply: '', vars: ['i', 'j'] } });
+  assert.equal(p.cells.length, 4);
+  const m = buildModel(p, initialView);
+  assert.deepEqual(m.cells.map((c) => [c.label, c.color]), [['0', 'hsl(240, 70%, 75%)'], ['1', 'hsl(160, 70%, 75%)'], ['·', '#e8e8e8'], ['·', '#e8e8e8']]);
+  assert.equal(describeCell(p, p.cells[2]), 'logical (i, j) = (1, 0)\npadding: outside the original shape');
+  assert.deepEqual(buildModel(p, { ...initialView, mode: 'physical' }).cells.map((c) => c.label), ['0,0', '0,1']);
 });

@@ -370,6 +370,8 @@ function useQuery(el: Elaborator, node: ast.IndexExpr | ast.MethodCall, kind: 'a
   el.model.queryUses.push({ node, kind, layout, layoutName: nameOf(node.receiver), indices, indicesRange, decl: el.current });
 }
 
+import { stepOf } from './ranges.js';
+
 function keyItem(el: Elaborator, k: ast.Expr | ast.Slice): A.KeyItem | undefined {
   return el.inRole('index', () => keyItemInner(el, k));
 }
@@ -378,8 +380,9 @@ function keyItemInner(el: Elaborator, k: ast.Expr | ast.Slice): A.KeyItem | unde
   if (k.kind === 'Slice') {
     const start = k.start ? el.int(k.start) : undefined;
     const stop = k.stop ? el.int(k.stop) : undefined;
-    if ((k.start && !start) || (k.stop && !stop)) return undefined;
-    return A.slice(start, stop);
+    const step = k.step ? stepOf(el, k.step) : undefined;
+    if ((k.start && !start) || (k.stop && !stop) || (k.step && !step)) return undefined;
+    return A.slice(start, stop, step);
   }
   if (k.kind === 'Name' && isFree(el, k)) {
     el.model.values.set(k, { k: 'int', e: X.sym(k.name) });

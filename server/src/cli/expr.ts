@@ -9,7 +9,7 @@ import type * as ast from '../../../grammar/src/ast.js';
 import { queryExpr, printExprs, type Lang, type Model } from '../check/elaborate.js';
 import { queryDiagnostics } from '../check/rules/index.js';
 import { Scenarios } from '../check/scenario.js';
-import { countOps, evaluate } from '../expr/index.js';
+import { countOps, evaluate, printShared } from '../expr/index.js';
 import { CliFailure, guarded, loadModel, type CliIo } from './load-model.js';
 
 export interface ExprOptions {
@@ -17,6 +17,8 @@ export interface ExprOptions {
   json?: boolean;
   inlineLets?: boolean;
   set?: string[];
+  /** print repeated subexpressions once, as temporaries (`t0 = ...`) before the results */
+  share?: boolean;
 }
 
 const KERNEL = '__layout_expr_query__';
@@ -39,6 +41,17 @@ export function runExpr(file: string, query: string, opts: ExprOptions, io: CliI
     if (problem) throw new CliFailure(problem, 1);
     const r = queryExpr(l.model, binding.binding.value, { inlineLets: opts.inlineLets === true });
     if (!r.ok) throw new CliFailure(r.message, 1);
+    if (opts.share && lang !== 'mlir') {
+      let s: ReturnType<typeof printShared>;
+      try {
+        s = printShared(r.exprs, lang);
+      } catch (e) {
+        throw new CliFailure(e instanceof Error ? e.message : String(e), 1);
+      }
+      if (opts.json) io.out(JSON.stringify({ temps: s.temps.map((t) => ({ name: t.name, expr: t.text, ops: t.ops })), exprs: s.results, ops: s.ops, unsharedOps: s.unsharedOps }) + '\n');
+      else io.out([...s.temps.map((t) => `${t.name} = ${t.text}`), ...s.results].map((t) => t + '\n').join(''));
+      return 0;
+    }
     let texts: string[];
     try {
       texts = printExprs(r.exprs, lang);
@@ -91,6 +104,7 @@ export function registerExpr(program: Command): void {
     .option('--lang <lang>', 'c, python, triton or mlir', 'python')
     .option('--json', 'print {"expr": ..., "ops": N} (an array for inv)')
     .option('--inline-lets', 'replace lets by their definitions')
+    .option('--share', 'compute repeated subexpressions once: temporaries (t0 = ...) before the results; --json: {temps, exprs, ops, unsharedOps}')
     .option('--set <name=value>', 'override a param (repeatable)', collect)
     .action((file: string, query: string, opts: ExprOptions) => {
       process.exitCode = runExpr(file, query, opts, {

@@ -56,6 +56,8 @@ function hasTensor(p: PT): boolean {
       return hasTensor(p.a);
     case 'sel':
       return hasTensor(p.c) || hasTensor(p.a) || hasTensor(p.b);
+    case 'bit':
+      return hasTensor(p.a) || hasTensor(p.b);
   }
 }
 
@@ -138,6 +140,11 @@ export function pr(p: PT, lang: Lang, names?: Names): Out {
       if (lang === 'c') return { s: `((${c}) ? (${a}) : (${b}))`, p: P_ATOM };
       if (lang === 'triton') return { s: `tl.where(${c}, ${a}, ${b})`, p: P_ATOM };
       return { s: `((${a}) if (${c}) else (${b}))`, p: P_ATOM };
+    }
+    case 'bit': {
+      // always parenthesised: C, Python and Triton rank these below + (and C's & ^ | below ==)
+      const op = { xor: '^', and: '&', or: '|', shl: '<<', shr: '>>' }[p.op];
+      return { s: `(${go(p.a, P_ATOM)} ${op} ${go(p.b, P_ATOM)})`, p: P_ATOM };
     }
   }
 }

@@ -54,6 +54,8 @@ function children(p: PT): readonly PT[] {
       return [p.a];
     case 'sel':
       return [p.c, p.a, p.b];
+    case 'bit':
+      return [p.a, p.b];
   }
 }
 
@@ -72,6 +74,7 @@ class Keys {
       case 'sum': own = `+${p.terms.map((t) => (t.neg ? '-' : '+')).join('')}`; break;
       case 'fdiv': case 'mod': own = `${p.k}${p.nonneg ? '!' : ''}`; break;
       case 'cmp': own = `c${p.op}`; break;
+      case 'bit': own = `b${p.op}`; break;
       default: own = p.k;
     }
     const full = `${own}(${children(p).map(this.key).join(',')})`;

@@ -48,6 +48,15 @@ export interface EmitResult {
  */
 export const SHOW_LAYOUT_COMMAND = 'layout.showLayout';
 
+/**
+ * `initializationOptions` a client sends so the server offers what only it can run: `clientCommands` lists
+ * the client-side commands it has (VS Code: `[SHOW_LAYOUT_COMMAND]`). Without it (Neovim, Emacs, Helix, ...)
+ * the server sends no "Show layout" code lenses, whose command such a client could not run.
+ */
+export interface LayoutInitializationOptions {
+  clientCommands?: string[];
+}
+
 export interface ShowLayoutArgs {
   /** the `.layout` document's URI */
   uri: string;
@@ -94,10 +103,16 @@ export interface PictureParam {
 export interface PictureCell {
   /** logical coordinates, one per entry of `logicalDims` */
   logical: number[];
-  /** physical (flat) position the layout maps them to */
+  /** physical (flat) position the layout maps them to; -1 for padding (an ExpandBy's cells outside the original shape) */
   physical: number;
   /** colour group: tile index (or thread / warp, see `groupKind`) */
   group: number;
+  /**
+   * the shared-memory bank of the cell's element, when the server has a bank analysis for this layout (the
+   * F2 layer's, server/src/f2/banks.ts); absent: the picture's `bank` colouring assumes 32 banks of 4 bytes
+   * and the element at its position
+   */
+  bank?: number;
 }
 
 export interface LayoutPicture {

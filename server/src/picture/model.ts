@@ -54,7 +54,8 @@ export const initialView: ViewState = { mode: 'logical', row0: 0, col0: 0, size:
 
 /**
  * The bank of a physical position. The default assumes 32 banks of 4 bytes and `elementBytes`-byte
- * elements stored at their position; a bank analysis (e.g. of a swizzled memory layout) can pass its own.
+ * elements stored at their position (the F2 layer's model, server/src/f2/banks.ts, for an unswizzled
+ * buffer); a bank analysis can pass its own function, or the server can send each cell's `bank`.
  */
 export type BankFn = (physical: number) => number;
 
@@ -132,11 +133,11 @@ export function checkPicture(x: unknown): LayoutPicture | string {
   const cells: PictureCell[] = [];
   for (const c of p.cells.slice(0, MAX_PAYLOAD_CELLS) as unknown[]) {
     if (typeof c !== 'object' || c === null) continue;
-    const { logical, physical, group } = c as Record<string, unknown>;
+    const { logical, physical, group, bank } = c as Record<string, unknown>;
     if (!Array.isArray(logical) || logical.length !== rank) continue;
     if (!logical.every((v, k) => isNat(v) && v < dims[k])) continue;
-    if (!isNat(physical)) continue;
-    cells.push({ logical: logical as number[], physical, group: isInt(group) ? group : 0 });
+    if (!isNat(physical) && physical !== -1) continue; // -1: padding of an ExpandBy
+    cells.push({ logical: logical as number[], physical, group: isInt(group) ? group : 0, ...(isNat(bank) ? { bank } : {}) });
   }
   const exprs = (typeof p.exprs === 'object' && p.exprs !== null ? p.exprs : {}) as Record<string, unknown>;
   const vars = Array.isArray(exprs.vars) && exprs.vars.length === rank && exprs.vars.every((v) => typeof v === 'string')
@@ -269,7 +270,7 @@ export function gridSize(p: LayoutPicture, mode: ViewMode): { rows: number; cols
   return { rows: Math.ceil(n / cols), cols };
 }
 
-/** Where a cell sits in a mode. */
+/** Where a cell sits in a mode (a padding cell, physical -1, has no physical place). */
 export function place(p: LayoutPicture, cell: PictureCell, mode: ViewMode): { row: number; col: number } {
   if (mode === 'logical') {
     const ax = gridAxes(p);
@@ -302,6 +303,9 @@ export function orderColor(physical: number, total: number): string {
   return `hsl(${Math.round(240 - 240 * t)}, 70%, 75%)`;
 }
 
+/** The fill of a padding cell (an ExpandBy's cells outside the original shape). */
+export const PADDING_COLOR = '#e8e8e8';
+
 export const PROBLEM_COLOR: Record<Problem, string> = { collision: '#ff6b6b', outside: '#ffb347', missing: '#ffffff' };
 
 /** The colouring a view uses for a picture: the view's, else `tile` for a tiled layout and `order` otherwise. */
@@ -329,7 +333,7 @@ export function colorKey(p: LayoutPicture, cell: PictureCell, v: ViewState, o: B
     case 'level': return tileAt(levels, cell.logical, levelOf(p, v));
     case 'order': return cell.physical;
     case 'thread': return cell.physical % threadsOf(v);
-    case 'bank': return (o.bankOf ?? defaultBank(bytesOf(v)))(cell.physical);
+    case 'bank': return cell.bank ?? (o.bankOf ?? defaultBank(bytesOf(v)))(cell.physical);
   }
 }
 
@@ -433,6 +437,12 @@ export function buildModel(p: LayoutPicture, view: ViewState, o: BuildOptions = 
   const taken = new Map<string, DrawCell>();
   const inWindow = (row: number, col: number) => row >= v.row0 && row < v.row0 + viewRows && col >= v.col0 && col < v.col0 + viewCols;
   p.cells.forEach((c, index) => {
+    if (c.physical < 0) { // padding (ExpandBy): drawn in logical order only, grey, labelled with a dot
+      if (v.mode === 'physical') return;
+      const at = place(p, c, 'logical');
+      if (inWindow(at.row, at.col)) cells.push({ index, row: at.row, col: at.col, label: '·', key: -1, color: PADDING_COLOR });
+      return;
+    }
     const { row, col } = place(p, c, v.mode);
     if (!inWindow(row, col)) return;
     const problem: Problem | undefined = c.physical >= p.totalCells ? 'outside' : collide.has(c.physical) ? 'collision' : undefined;
@@ -536,6 +546,7 @@ export function describe(p: LayoutPicture, m: DrawModel, d: DrawCell, view: View
 /** The hover text of a cell (see `describe`). `others`: list the other cells at the same position. */
 export function describeCell(p: LayoutPicture, cell: PictureCell, view: ViewState = initialView, others = true): string {
   const vars = p.exprs.vars ?? p.logicalDims.map((_, k) => `i${k}`);
+  if (cell.physical < 0) return `logical (${vars.join(', ')}) = (${cell.logical.join(', ')})\npadding: outside the original shape`;
   const lines = [
     `logical (${vars.join(', ')}) = (${cell.logical.join(', ')})`,
     `physical ${cell.physical}`,

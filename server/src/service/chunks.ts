@@ -4,7 +4,7 @@
 // own, and no token spans a line break (comments and strings end at the line end). So the text
 // can be cut at every line that starts (column 0) with a declaration keyword: each such
 // "chunk" parses to exactly what the whole-file parse gives for it, shifted. A chunk is parsed
-// with as many line breaks in front as lines come before it, so that the positions quoted in
+// alone, told the line it starts on (`parse`'s `firstLine`) so that the positions quoted in
 // messages ("opened at 12:5") are the file's; its ranges are then shifted to file offsets.
 //
 // `ChunkedParser` keeps the chunks of the previous version: an edit re-parses only the chunks
@@ -131,9 +131,10 @@ export function matchChunks(old: readonly string[], now: readonly string[]): (nu
 }
 
 function parseChunk(text: string, start: number, line: number): Chunk {
-  // line breaks in front give the chunk's first line its number in the file
-  const r = parse(line > 0 ? '\n'.repeat(line) + text : text);
-  const delta = start - line;
+  // the chunk alone (no line breaks in front: that made a file of n declarations quadratic), told its
+  // first line so that positions quoted in messages are the file's
+  const r = parse(text, { firstLine: line });
+  const delta = start;
   const shift = new Shifter(delta);
   return {
     text,

@@ -52,7 +52,7 @@ let driverRequests = 0;
  */
 type Step = { fill: string; value: string | number } | { select: string; value: string } | { click: string } | { hover: number } | { wait: string };
 
-async function driver(req: { shot?: string; dir?: 'docs' | 'out'; poke?: boolean; cell?: number; steps?: Step[] }): Promise<Record<string, unknown> | undefined> {
+async function driver(req: { shot?: string; dir?: 'docs' | 'out'; poke?: boolean; cell?: number; steps?: Step[]; query?: string }): Promise<Record<string, unknown> | undefined> {
   const id = `r${++driverRequests}`;
   const done = join(ws().fsPath, '..', 'sync', `${id}.done`);
   console.log(`__driver__ ${JSON.stringify({ id, ...req })}`);
@@ -275,6 +275,23 @@ test('code lenses: "Emit Triton" above the kernel writes, opens and says so; a s
   await vscode.commands.executeCommand('workbench.action.files.revert');
 });
 
+test('the setting layout.codeLens.enabled turns the code lenses off and on', async () => {
+  const ed = await open('picture.layout');
+  const conf = vscode.workspace.getConfiguration('layout');
+  try {
+    await conf.update('codeLens.enabled', false, vscode.ConfigurationTarget.Workspace);
+    const off = await vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', ed.document.uri);
+    assertEqual(off.length, 0, 'code lenses with the setting off');
+  } finally {
+    await conf.update('codeLens.enabled', undefined, vscode.ConfigurationTarget.Workspace);
+  }
+  const on = await until('the lenses back', async () => {
+    const l = await vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', ed.document.uri);
+    return l.length ? l : undefined;
+  }, 5000);
+  assertEqual(on.map((l) => l.command?.title), ['Show layout'], 'code lenses with the setting on again');
+});
+
 test('code lenses: "Show layout" above a layout draws that layout', async () => {
   const ed = await open('picture.layout');
   const uri = ed.document.uri;
@@ -396,10 +413,9 @@ test('the picture of a big layout: a per-tile summary, then drawn at small param
 });
 
 test('a GenP that is not a bijection: the picture marks the shared positions and lists the missing ones', async () => {
-  const ed = await open('picture.layout');
-  await ed.edit((e) => e.insert(new vscode.Position(ed.document.lineCount, 0), 'perm bad()[i, j] = i + j\nlayout Bad = OrderBy(GenP([3, 3], bad())).GroupBy([3, 3])\n'));
-  const line = ed.document.lineCount - 2;
-  place(ed, line, 7);
+  await vscode.workspace.fs.writeFile(file('genp.layout'), new TextEncoder().encode('perm bad()[i, j] = i + j\nlayout Bad = OrderBy(GenP([3, 3], bad())).GroupBy([3, 3])\n'));
+  const ed = await open('genp.layout');
+  place(ed, 1, 7);
   await vscode.commands.executeCommand('layout.showLayout');
   await until('the picture of Bad', () => (api.picture()?.state.rendered?.title === 'Bad' ? true : undefined), 10_000);
   await sleep(300);
@@ -408,7 +424,6 @@ test('a GenP that is not a bijection: the picture marks the shared positions and
   assertEqual(seen.problems, 'not a bijection: positions 1, 2, 3 are taken by more than one cell\nno cell maps to positions 5, 6, 7, 8', 'the problems under the picture');
   assertEqual(seen.labels, ['0 1 2', '1 2 3', '2 3 4'], 'positions');
   assertEqual(seen.tip, 'logical (i, j) = (0, 1)\nphysical 1\ni + j = 1\ncollision: (1, 0) maps here too', 'the tooltip names the other cell');
-  await vscode.commands.executeCommand('workbench.action.files.revert');
 });
 
 test('the walkthrough: opens, its example opens, its emit step writes the kernel; emit targets follow the file', async () => {
@@ -430,6 +445,35 @@ test('the walkthrough: opens, its example opens, its emit step writes the kernel
   await expectMessage(since, 'info: Layout: wrote generated/matmul.py for matmul (Triton).');
   await sleep(1000);
   await screenshot('walkthrough-emit');
+});
+
+test('the task "layout: check" fills the Problems panel through the $layout problem matcher', async () => {
+  const tasks = await vscode.tasks.fetchTasks({ type: 'layout' });
+  assertEqual(tasks.map((t) => [t.name, t.source, t.definition.command]), [['check', 'layout', 'check']], 'the layout tasks');
+  const ended = new Promise<number | undefined>((resolve) => {
+    const sub = vscode.tasks.onDidEndTaskProcess((e) => {
+      if (e.execution.task.definition.type === 'layout') {
+        sub.dispose();
+        resolve(e.exitCode);
+      }
+    });
+  });
+  await vscode.tasks.executeTask(tasks[0]);
+  assertEqual(await ended, 1, 'layout check exits 1: the workspace has errors');
+  // the task's problems are markers of the problem matcher (owner layout-check, source 'layout check'), which
+  // the extension API does not list: read the Problems panel
+  await vscode.commands.executeCommand('workbench.actions.view.problems');
+  await sleep(1000);
+  const seen = await until('the Problems panel to list the task\'s problems', async () => {
+    const r = await driver({ query: '.markers-panel .monaco-list-row' });
+    const rows = (r?.texts as string[] | undefined) ?? [];
+    return rows.filter((t) => t.includes('layout check')).length >= 3 ? rows : undefined;
+  }, 15_000);
+  const fromTask = seen.filter((t) => t.includes('layout check')).map((t) => t.replace(/\s+/g, ' ').trim());
+  assert(fromTask.some((t) => t.includes('32 does not divide M = 100') && t.includes('tile/not-divisible')), `Problems rows: ${JSON.stringify(fromTask)}`);
+  assert(fromTask.some((t) => t.includes("unknown name 'N'") && t.includes('name/undefined')), `Problems rows: ${JSON.stringify(fromTask)}`);
+  assert(fromTask.some((t) => t.includes("expected ')' to close the argument list opened at 5:19")), `Problems rows: ${JSON.stringify(fromTask)}`);
+  await screenshot('task-problems');
 });
 
 test('the server is restarted, with a message, when it dies', async () => {
