@@ -311,10 +311,11 @@ export function accessConflicts(dist: F.LinearLayout, mem: LinearModel, elemByte
     const r = F.bankConflicts(dist, mem.layout, elemBytes, vec);
     return { ...r, brute: false };
   }
-  if (!mem.lego || mem.problem && !mem.lego) throw new F.F2Error(mem.problem ?? `'${mem.name}' has no F2 form`);
+  if (!mem.lego) throw new F.F2Error(mem.problem ?? `'${mem.name}' has no F2 form`);
   // brute force through the LEGO layout's numeric apply (any layout, also non-linear)
   const { layout, env, shape } = mem.lego;
-  if (shape.length !== dist.outs.length || shape.some((s, d) => s !== dist.outs[d].size)) {
+  // a padded memory layout (each extent at least the tensor's) holds the tensor in its corner
+  if (shape.length !== dist.outs.length || shape.some((s, d) => s < dist.outs[d].size)) {
     throw new F.F2Error(`shapes differ: thread layout [${dist.shape.join(', ')}], memory layout [${shape.join(', ')}]`);
   }
   try {
@@ -363,7 +364,8 @@ function swizzleFix(m: LinearModel, acc: Access, mem: LinearModel, file: ast.Fil
   try {
     const s = F.optimalSwizzle(A0, B0, acc.elemBytes);
     const decl = mem.decl;
-    return [{ title: `Replace '${acc.memory}' with the synthesized swizzle (write ${s.write.wavefronts}, read ${s.read.wavefronts} wavefronts)`, edits: [{ range: decl.range, newText: linearSource(acc.memory, s.layout) }] }];
+    const cost = other ? `write ${s.write.wavefronts}, read ${s.read.wavefronts} wavefronts` : `${acc.mode} ${acc.mode === 'store' ? s.write.wavefronts : s.read.wavefronts} wavefronts, ${s.vec} × ${acc.elemBytes} B per lane`;
+    return [{ title: `Replace '${acc.memory}' with the synthesized swizzle (${cost})`, edits: [{ range: decl.range, newText: linearSource(acc.memory, s.layout) }] }];
   } catch {
     void file;
     return [];
