@@ -1,5 +1,5 @@
 // Speed of the expression layer (server/src/expr): simplifying the LEGO reference goals
-// (notes/lego-semantics.md §12.2-§12.3: matmul A/B/C offsets, grouped pid_m/pid_n, softmax, NW)
+// (LEGO's reference expressions, test/expr/goals.ts: matmul A/B/C offsets, grouped pid_m/pid_n, softmax, NW)
 // from their raw apply/inv expressions, cold (first run in this process, JIT included) and warm
 // (median of repeated runs), plus a 3-D two-level tiling and the printers. Target: the whole
 // reference set well under 50 ms. `node --import tsx bench/expr-core.ts` prints the numbers and

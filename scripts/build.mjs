@@ -5,7 +5,8 @@ import { existsSync, mkdirSync, chmodSync, writeFileSync } from 'node:fs';
 
 const production = process.argv.includes('--production');
 const entries = [
-  { in: 'server/src/lsp/server.ts', out: 'dist/server.js' },
+  // also the `layout-language-server` bin (and, run as a worker thread, the analysis worker)
+  { in: 'server/src/lsp/server.ts', out: 'dist/server.js', banner: '#!/usr/bin/env node' },
   { in: 'server/src/cli/main.ts', out: 'dist/cli.js', banner: '#!/usr/bin/env node' },
   { in: 'client/src/extension.ts', out: 'dist/extension.js', external: ['vscode'] },
   // the layout picture webview's script: runs in the webview (a browser), not in Node

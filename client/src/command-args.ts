@@ -1,9 +1,18 @@
 // What the extension's commands are called with, and what they tell the user. Pure: no VS Code import,
 // so it is unit-tested without VS Code (test/client/client-logic.test.ts).
-import { EMIT_TARGETS } from '../../server/src/lsp/protocol.js';
+import { EMIT_COMMAND, EMIT_TARGETS } from '../../server/src/lsp/protocol.js';
 import type { EmitArgs, EmitResult, EmitTarget, ProtocolPosition } from '../../server/src/lsp/protocol.js';
 
 export const EMIT_LABEL: Record<EmitTarget, string> = { triton: 'Triton', cuda: 'CUDA', mlir: 'MLIR' };
+
+/** What emitting says in a workspace that is not trusted (emitting writes files). */
+export const UNTRUSTED_EMIT = 'Layout: emitting writes files, so it is off until you trust this workspace.';
+
+/** Code lenses as the client shows them: none when turned off; without the emit lenses in an untrusted workspace. */
+export function visibleLenses<T extends { command?: { command: string } }>(lenses: readonly T[] | null | undefined, enabled: boolean, trusted: boolean): T[] {
+  if (!enabled || !lenses) return [];
+  return trusted ? [...lenses] : lenses.filter((l) => l.command?.command !== EMIT_COMMAND);
+}
 
 const isPosition = (p: unknown): p is ProtocolPosition => {
   const q = p as ProtocolPosition | null;
@@ -33,14 +42,29 @@ export const MAX_FILES_NAMED = 5;
  * URI into the path shown (workspace-relative).
  */
 export function emitSummary(result: EmitResult, what: string, relative: (uri: string) => string): { level: 'info' | 'warning'; text: string } {
-  const notes = result.messages.join('; ');
+  // the server's messages: its diagnostics (`error CODE (line N): MESSAGE`) and notes; the message shown is
+  // short and whole: the first error in full and how many there are (every message is in the output)
+  const diags: { severity: string; line: string; message: string }[] = [];
+  const notes: string[] = [];
+  for (const m of result.messages) {
+    const d = /^(error|warning|info|hint) \S+ \(line (\d+)\): (.*)$/s.exec(m);
+    if (d) diags.push({ severity: d[1], line: d[2], message: d[3] });
+    else if (m !== 'nothing was written') notes.push(m.replace(/; nothing was written$/, ''));
+  }
+  const errors = diags.filter((d) => d.severity === 'error');
+  const warnings = diags.filter((d) => d.severity === 'warning');
+  const count = (n: number, w: string) => (n === 1 ? `1 ${w}` : `${n} ${w}s`);
+  const parts: string[] = [];
+  if (errors.length) parts.push(`${errors.length === 1 ? 'an error' : `${errors.length} errors, the first`} at line ${errors[0].line}: ${errors[0].message}`);
+  parts.push(...notes);
+  if (warnings.length) parts.push(`${count(warnings.length, 'warning')} (see the Layout output)`);
   if (result.written.length === 0) {
-    return { level: 'warning', text: `Layout: nothing written for ${what}${notes ? `: ${notes}` : '.'}` };
+    return { level: 'warning', text: `Layout: nothing written for ${what}${parts.length ? `: ${parts.join('; ')}` : '.'}` };
   }
   const named = result.written.slice(0, MAX_FILES_NAMED).map(relative);
   const more = result.written.length - named.length;
   const files = more > 0 ? `${named.join(', ')} and ${more} more` : named.join(', ');
-  return { level: 'info', text: `Layout: wrote ${files} for ${what}.${notes ? ` ${notes}` : ''}` };
+  return { level: 'info', text: `Layout: wrote ${files} for ${what}.${parts.length ? ` ${parts.join('; ')}.` : ''}` };
 }
 
 /** What "Layout: Show Layout" was asked to draw. */
@@ -62,4 +86,26 @@ export function parseShowLayoutArg(arg: unknown): ShowLayoutRequest {
     return { kind: 'layout', uri: a.uri, ...(name ? { name } : {}), ...(position ? { position } : {}) };
   }
   return { kind: 'cursor' };
+}
+
+/** A document symbol with its detail (the server's outline: a kernel's is `target triton ...`). */
+export interface SymbolWithDetail {
+  name: string;
+  detail?: string;
+  kind?: number;
+}
+
+/**
+ * The targets the file's blocks emit, from the server's document symbols: a kernel's detail is `target T ...`,
+ * a schedule's `for linalg.OP(...) ...` (schedules emit MLIR).
+ */
+export function emitTargetsOfSymbols(symbols: readonly SymbolWithDetail[] | undefined): EmitTarget[] {
+  const set = new Set<EmitTarget>();
+  for (const s of symbols ?? []) {
+    const d = typeof s.detail === 'string' ? s.detail : '';
+    const m = /^target (triton|cuda|mlir)\b/.exec(d);
+    if (m) set.add(m[1] as EmitTarget);
+    else if (/^for [\w.]+\(/.test(d)) set.add('mlir');
+  }
+  return EMIT_TARGETS.filter((t) => set.has(t));
 }

@@ -8,12 +8,16 @@ import { EMIT_COMMAND } from '../../server/src/lsp/protocol.js';
 import type { EmitArgs, EmitResult, EmitTarget } from '../../server/src/lsp/protocol.js';
 import { blockAt, checkEmitResult } from './blocks.js';
 import type { SymbolLike } from './blocks.js';
-import { EMIT_LABEL, emitSummary } from './command-args.js';
+import { EMIT_LABEL, UNTRUSTED_EMIT, emitSummary } from './command-args.js';
 import { notify } from './notify.js';
 import type { LayoutServer } from './server.js';
 
 /** Runs one emit. `resource`: a file picked in the explorer (then the whole file); otherwise the active editor. */
 export async function emit(target: EmitTarget, server: LayoutServer, log: vscode.LogOutputChannel, resource?: vscode.Uri): Promise<EmitResult | undefined> {
+  if (!vscode.workspace.isTrusted) {
+    void notify('info', UNTRUSTED_EMIT);
+    return undefined;
+  }
   let doc: vscode.TextDocument;
   let block: string | undefined;
   const editor = vscode.window.activeTextEditor;

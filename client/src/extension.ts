@@ -11,6 +11,7 @@ import type { EmitResult, EmitTarget } from '../../server/src/lsp/protocol.js';
 import type { ServerState } from './status.js';
 import { parseShowLayoutArg } from './command-args.js';
 import { notify, shownMessages } from './notify.js';
+import { openExample, registerTasks, trackEmitTargets } from './workspace.js';
 import type { ShownMessage } from './notify.js';
 
 /** What `activate` returns: used by the real-VS-Code tests (test/e2e/suite). */
@@ -44,6 +45,13 @@ export function activate(ctx: vscode.ExtensionContext): LayoutExtensionApi {
     vscode.commands.registerCommand(SHOW_LAYOUT_COMMAND, (arg?: unknown) => showLayout(ctx, request, log, arg)),
     vscode.commands.registerCommand('layout.restartServer', () => srv.restart()),
     vscode.commands.registerCommand('layout.showOutput', () => log.show(true)),
+    vscode.commands.registerCommand('layout.openExample', () => openExample(ctx)),
+    registerTasks(ctx),
+    trackEmitTargets(),
+    vscode.workspace.onDidChangeConfiguration((e) => {
+      if (e.affectsConfiguration('layout.codeLens.enabled')) srv.refreshCodeLenses();
+    }),
+    vscode.workspace.onDidGrantWorkspaceTrust(() => srv.refreshCodeLenses()),
     { dispose: () => PicturePanel.current?.dispose() },
   );
   void srv.start();

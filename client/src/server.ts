@@ -5,10 +5,10 @@ import * as vscode from 'vscode';
 import { existsSync } from 'node:fs';
 import { CloseAction, ErrorAction, LanguageClient, State, TransportKind } from 'vscode-languageclient/node';
 import type { LanguageClientOptions, ServerOptions } from 'vscode-languageclient/node';
-import { EMIT_COMMAND } from '../../server/src/lsp/protocol.js';
+import { EMIT_COMMAND, SHOW_LAYOUT_COMMAND, type LayoutInitializationOptions } from '../../server/src/lsp/protocol.js';
 import { RestartPolicy } from './restart-policy.js';
 import type { ServerStatus } from './status.js';
-import { checkEmitArgs } from './command-args.js';
+import { UNTRUSTED_EMIT, checkEmitArgs, visibleLenses } from './command-args.js';
 import { emitFailed, presentEmit } from './emit.js';
 import { notify } from './notify.js';
 
@@ -50,11 +50,23 @@ export class LayoutServer implements vscode.Disposable {
         { scheme: 'untitled', language: 'layout' },
       ],
       synchronize: { configurationSection: 'layout' },
+      // the client-side commands the server's code lenses may call (other editors get no "Show layout" lens)
+      initializationOptions: { clientCommands: [SHOW_LAYOUT_COMMAND] } satisfies LayoutInitializationOptions,
       outputChannel: this.log,
       traceOutputChannel: this.log,
       middleware: {
+        // `layout.codeLens.enabled`; no emit lenses where emitting is off (an untrusted workspace)
+        provideCodeLenses: async (document, token, next) => {
+          const enabled = vscode.workspace.getConfiguration('layout', document.uri).get<boolean>('codeLens.enabled', true);
+          if (!enabled) return [];
+          return visibleLenses(await next(document, token), enabled, vscode.workspace.isTrusted);
+        },
         // a code lens or source action runs `layout.emit` as a VS Code command: show what it wrote
         executeCommand: async (command, args, next) => {
+          if (command === EMIT_COMMAND && !vscode.workspace.isTrusted) {
+            void notify('info', UNTRUSTED_EMIT);
+            return undefined;
+          }
           const emitArgs = command === EMIT_COMMAND ? checkEmitArgs(args[0]) : undefined;
           if (!emitArgs) return next(command, args);
           let answer: unknown;
@@ -128,6 +140,16 @@ export class LayoutServer implements vscode.Disposable {
         resolve(this.client!);
       });
     });
+  }
+
+  /** Asks VS Code to fetch the code lenses again (after `layout.codeLens.enabled` or the workspace trust changed). */
+  refreshCodeLenses(): void {
+    const c = this.client;
+    if (!c || c.state !== State.Running) return;
+    const feature = c.getFeature('textDocument/codeLens');
+    for (const ed of vscode.window.visibleTextEditors) {
+      if (ed.document.languageId === 'layout') feature.getProvider(ed.document)?.onDidChangeCodeLensEmitter.fire();
+    }
   }
 
   async request(method: string, params: unknown): Promise<unknown> {

@@ -1,32 +1,33 @@
-// The status bar item that shows the language server's state.
+// The language status item (next to "Layout" in the status bar while a .layout file is open) that shows the
+// language server's state; its command restarts a stopped server or shows the output.
 import * as vscode from 'vscode';
 
 export type ServerState = 'starting' | 'ready' | 'error' | 'stopped';
 
-const look: Record<ServerState, { text: string; tooltip: string; command?: string }> = {
-  starting: { text: '$(sync~spin) Layout', tooltip: 'Layout language server: starting', command: 'layout.showOutput' },
-  ready: { text: '$(check) Layout', tooltip: 'Layout language server: ready', command: 'layout.showOutput' },
-  error: { text: '$(error) Layout', tooltip: 'Layout language server: stopped after an error. Click to restart.', command: 'layout.restartServer' },
-  stopped: { text: '$(circle-slash) Layout', tooltip: 'Layout language server: stopped. Click to restart.', command: 'layout.restartServer' },
+const look: Record<ServerState, { text: string; detail: string; command: vscode.Command; severity: vscode.LanguageStatusSeverity; busy: boolean }> = {
+  starting: { text: 'Layout server starting', detail: 'checks will appear shortly', command: { title: 'Show Output', command: 'layout.showOutput' }, severity: vscode.LanguageStatusSeverity.Information, busy: true },
+  ready: { text: 'Layout server ready', detail: 'checks, hovers and emit', command: { title: 'Show Output', command: 'layout.showOutput' }, severity: vscode.LanguageStatusSeverity.Information, busy: false },
+  error: { text: 'Layout server stopped after an error', detail: '', command: { title: 'Restart', command: 'layout.restartServer' }, severity: vscode.LanguageStatusSeverity.Error, busy: false },
+  stopped: { text: 'Layout server stopped', detail: '', command: { title: 'Restart', command: 'layout.restartServer' }, severity: vscode.LanguageStatusSeverity.Warning, busy: false },
 };
 
 export class ServerStatus implements vscode.Disposable {
-  private readonly item = vscode.window.createStatusBarItem('layout.server', vscode.StatusBarAlignment.Right, 100);
+  private readonly item = vscode.languages.createLanguageStatusItem('layout.server', { language: 'layout' });
   state: ServerState = 'stopped';
 
   constructor() {
     this.item.name = 'Layout language server';
     this.set('starting');
-    this.item.show();
   }
 
   set(state: ServerState, detail?: string): void {
     this.state = state;
     const l = look[state];
     this.item.text = l.text;
-    this.item.tooltip = detail ? `${l.tooltip}\n${detail}` : l.tooltip;
+    this.item.detail = detail ?? l.detail;
     this.item.command = l.command;
-    this.item.backgroundColor = state === 'error' ? new vscode.ThemeColor('statusBarItem.errorBackground') : undefined;
+    this.item.severity = l.severity;
+    this.item.busy = l.busy;
   }
 
   dispose(): void {

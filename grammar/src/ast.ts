@@ -37,7 +37,19 @@ export type Expr =
   | IndexExpr
   | ListExpr
   | TupleExpr
+  | RangeExpr
   | ErrorExpr;
+
+/**
+ * `(a:b)` or `(a:b:s)`: a range inside an index expression, LEGO's index arithmetic with
+ * ranges (`2 * (0:8)`, `(0:B) + 1`); a `tl.arange` in Triton.
+ */
+export interface RangeExpr extends Node {
+  kind: 'Range';
+  start: Expr;
+  stop: Expr;
+  step?: Expr;
+}
 
 export interface IntLit extends Node {
   kind: 'Int';
@@ -69,7 +81,9 @@ export interface Unary extends Node {
 export type BinaryOp =
   | '+' | '-' | '*' | '/' | '//' | '%'
   | '<' | '<=' | '>' | '>=' | '==' | '!='
-  | 'and' | 'or';
+  | 'and' | 'or'
+  /** bitwise, on integers (C precedence) */
+  | '^' | '&' | '|' | '<<' | '>>';
 export interface Binary extends Node {
   kind: 'Binary';
   op: BinaryOp;
@@ -109,6 +123,8 @@ export interface Slice extends Node {
   kind: 'Slice';
   start?: Expr;
   stop?: Expr;
+  /** `a:b:s`: every s-th index from a (s a positive constant) */
+  step?: Expr;
 }
 
 /** `L[i, j, :, 0:BK]`: a query applying a layout. */
@@ -143,7 +159,25 @@ export interface ErrorExpr extends Node {
 
 // --------------------------------------------------------------- declarations
 
-export type Decl = ParamDecl | LetDecl | LayoutDecl | PermDecl | KernelDecl | ScheduleDecl | AssumeDecl;
+export type Decl = ParamDecl | LetDecl | LayoutDecl | PermDecl | KernelDecl | ScheduleDecl | AssumeDecl | LinearDecl;
+
+/**
+ * `linear T = blocked(shape=[16, 64], sizePerThread=[1, 8], ...)`: a Triton layout with keyword
+ * attributes (docs/linear-layouts.md); `check/linear.ts` gives it meaning.
+ */
+export interface LinearDecl extends Node {
+  kind: 'Linear';
+  name: Ident;
+  /** `blocked`, `swizzled`, `mma`, `bases` (absent when the declaration is broken) */
+  ctor?: Ident;
+  args: LinearArg[];
+}
+/** `name=value` inside a linear declaration */
+export interface LinearArg extends Node {
+  kind: 'LinearArg';
+  name: Ident;
+  value: Expr;
+}
 
 /** `assume tid < T * T, N % 64 == 0`: facts (conditions) the simplifier may use in every query of the file */
 export interface AssumeDecl extends Node {
@@ -248,6 +282,8 @@ export interface ScheduleDecl extends Node {
   name: Ident;
   /** the payload op, e.g. `linalg.matmul`, with its size arguments */
   op?: { name: string; range: Range; args: Expr[] };
+  /** `: f16 x f16 -> f32`: the input operands' element types, then the output's (the accumulator) */
+  types?: { inputs: Ident[]; output: Ident; range: Range; separators: Ident[] };
   /** `on sm_90` */
   gpu?: Ident;
   steps: ScheduleStep[];
@@ -271,13 +307,15 @@ export function children(n: AnyNode): AnyNode[] {
     case 'Param': return n.items;
     case 'ParamItem': return n.candidates ? [n.name, n.value, n.candidates] : [n.name, n.value];
     case 'Let': return [n.name, n.value];
+    case 'Linear': return [n.name, ...(n.ctor ? [n.ctor] : []), ...n.args];
+    case 'LinearArg': return [n.name, n.value];
     case 'Layout': return n.where ? [n.name, n.value, n.where] : [n.name, n.value];
     case 'Assume': case 'Where': return n.facts;
     case 'Perm': return [n.name, ...n.params, ...n.indices, n.body, ...(n.inverse ? [n.inverse] : [])];
     case 'PermInverse': return [n.arg, ...n.results];
     case 'Kernel': return [n.name, ...(n.template?.kind === 'file' ? [n.template.path] : n.template ? [n.template.name] : []), ...(n.where ? [n.where] : []), ...n.bindings];
     case 'Binding': return [...n.names, n.value];
-    case 'Schedule': return [n.name, ...(n.op?.args ?? []), ...(n.gpu ? [n.gpu] : []), ...n.steps];
+    case 'Schedule': return [n.name, ...(n.op?.args ?? []), ...(n.types ? [...n.types.inputs, n.types.output] : []), ...(n.gpu ? [n.gpu] : []), ...n.steps];
     case 'Step': return [...(n.result ? [n.result] : []), n.primitive, ...n.args];
     case 'Unary': return [n.operand];
     case 'Binary': return [n.left, n.right];
@@ -285,7 +323,8 @@ export function children(n: AnyNode): AnyNode[] {
     case 'Call': return [n.callee, ...n.args];
     case 'MethodCall': return [n.receiver, n.method, ...n.args];
     case 'Index': return [n.receiver, ...n.indices];
-    case 'Slice': return [...(n.start ? [n.start] : []), ...(n.stop ? [n.stop] : [])];
+    case 'Slice': return [...(n.start ? [n.start] : []), ...(n.stop ? [n.stop] : []), ...(n.step ? [n.step] : [])];
+    case 'Range': return [n.start, n.stop, ...(n.step ? [n.step] : [])];
     case 'List': case 'Tuple': return n.items;
     case 'Error': return n.partial ? [n.partial] : [];
     default: return [];
@@ -293,4 +332,4 @@ export function children(n: AnyNode): AnyNode[] {
 }
 
 export type AnyNode =
-  | File | Decl | ParamItem | PermInverse | Binding | ScheduleStep | Expr | Slice | Ident | Comment | WhereClause;
+  | File | Decl | ParamItem | PermInverse | Binding | ScheduleStep | Expr | Slice | Ident | Comment | WhereClause | LinearArg;

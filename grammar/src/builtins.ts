@@ -11,6 +11,8 @@ export const FUNCTIONS: readonly string[] = ['min', 'max'];
 export const PRIMITIVES: readonly string[] = [
   'findOp', 'tile', 'fuse', 'tileForGrids', 'parallelizeForBlocks', 'parallelizeForThreads',
   'bufferize', 'promote', 'unroll', 'vectorize',
+  // tensor cores
+  'parallelizeForWarps', 'mma', 'asyncCopy', 'multibuffer', 'pipeline', 'swizzleShared',
 ];
 
 /** method names that take free index symbols as arguments (`L.inv(pid)`, `L.apply(i, j)`) */

@@ -16,7 +16,7 @@ export class Lowering {
 
   declaration(cst: CstNode): ast.Decl | undefined {
     const c = cst.children as Children;
-    const inner = (c.paramDecl ?? c.letDecl ?? c.layoutDecl ?? c.permDecl ?? c.assumeDecl)?.[0] as CstNode | undefined;
+    const inner = (c.paramDecl ?? c.letDecl ?? c.layoutDecl ?? c.permDecl ?? c.assumeDecl ?? c.linearDecl)?.[0] as CstNode | undefined;
     if (!inner) return undefined;
     switch (inner.name) {
       case 'assumeDecl': {
@@ -29,8 +29,29 @@ export class Lowering {
       case 'letDecl': return this.named(inner, 'Let');
       case 'layoutDecl': return this.named(inner, 'Layout');
       case 'permDecl': return this.perm(inner);
+      case 'linearDecl': return this.linear(inner);
     }
     return undefined;
+  }
+
+  private linear(cst: CstNode): ast.LinearDecl | undefined {
+    const c = cst.children as Children;
+    const nameTok = tok(c.name);
+    if (!nameTok) return undefined;
+    const name = ident(nameTok);
+    const ctorTok = tok(c.ctor);
+    const args: ast.LinearArg[] = [];
+    for (const n of nodes(c.linearArg)) {
+      const ac = n.children as Children;
+      const argTok = tok(ac.Ident);
+      if (!argTok) continue;
+      const argName = ident(argTok);
+      const value = this.expr(node(ac.expression), endOf(tok(ac.Eq)) ?? argName.range.end);
+      args.push({ kind: 'LinearArg', range: { start: argName.range.start, end: Math.max(argName.range.end, value.range.end) }, name: argName, value });
+    }
+    const start = startOf(tok(c.Linear))!;
+    const end = Math.max(rangeOf(cst, start).end, name.range.end, ...args.map((a) => a.range.end));
+    return { kind: 'Linear', range: { start, end }, name, ...(ctorTok ? { ctor: ident(ctorTok) } : {}), args };
   }
 
   private param(cst: CstNode): ast.ParamDecl | undefined {
@@ -172,11 +193,17 @@ export class Lowering {
       };
     }
     const gpuTok = tok(c.gpu);
+    const accTok = tok(c.acc);
+    const eltToks = toks(c.elt);
+    const types: ast.ScheduleDecl['types'] = accTok && eltToks.length
+      ? { inputs: eltToks.map(ident), output: ident(accTok), separators: toks(c.times).map(ident), range: { start: eltToks[0].startOffset, end: endOf(accTok)! } }
+      : undefined;
     return {
       kind: 'Schedule',
       range: rangeOf(cst, nameTok.startOffset),
       name: ident(nameTok),
       ...(op ? { op } : {}),
+      ...(types ? { types } : {}),
       ...(gpuTok ? { gpu: ident(gpuTok) } : {}),
     };
   }
@@ -268,8 +295,11 @@ export class Lowering {
     if (!colon) return this.expr(startNode, at);
     const start = startNode ? this.expr(startNode, at) : undefined;
     const stop = stopNode ? this.expr(stopNode, endOf(colon)!) : undefined;
-    const r = span(cst, start ? start.range.start : colon.startOffset, stop ? stop.range.end : endOf(colon)!);
-    return { kind: 'Slice', range: r, ...(start ? { start } : {}), ...(stop ? { stop } : {}) };
+    const stepColon = tok(c.stepColon);
+    const step = stepColon ? this.expr(node(c.step), endOf(stepColon)!) : undefined;
+    const end = step ? step.range.end : stepColon ? endOf(stepColon)! : stop ? stop.range.end : endOf(colon)!;
+    const r = span(cst, start ? start.range.start : colon.startOffset, end);
+    return { kind: 'Slice', range: r, ...(start ? { start } : {}), ...(stop ? { stop } : {}), ...(step ? { step } : {}) };
   }
 
   /** the primary of an operand: its `atom` child (a token or a node), and the operand's children */
@@ -314,6 +344,12 @@ export class Lowering {
       pos = e.range.end;
     }
     if (items.length === 0) items.push(errorAt(inner));
+    const colons = toks(c.Colon);
+    if (colons.length > 0) {
+      const stop = this.expr(node(c.rangeStop), endOf(colons[0])!);
+      const step = colons.length > 1 ? this.expr(node(c.rangeStep), endOf(colons[1])!) : undefined;
+      return { kind: 'Range', range: rangeOf(cst, inner), start: items[0], stop, ...(step ? { step } : {}) };
+    }
     if (toks(c.Comma).length === 0) return items[0];
     return { kind: 'Tuple', range: rangeOf(cst, inner), items };
   }
@@ -362,16 +398,20 @@ export class Lowering {
 
 // ---------------------------------------------------------------- precedence
 
+// C's order from loose to tight: or, and, (not), | ^ &, comparisons, << >>, + -, * / // %, unary.
+// The bitwise operators sit below the comparisons as in C (`a & b == c` is `a & (b == c)`), so
+// that a C or CUDA expression pasted in means what it meant there.
 const binaryPrec: Record<string, number> = {
-  Or: 1, And: 2, Lt: 4, Le: 4, Gt: 4, Ge: 4, EqEq: 4, NotEq: 4,
-  Plus: 5, Minus: 5, Star: 6, Slash: 6, SlashSlash: 6, Percent: 6,
+  Or: 1, And: 2, Pipe: 4, Caret: 5, Amp: 6, Lt: 7, Le: 7, Gt: 7, Ge: 7, EqEq: 7, NotEq: 7,
+  Shl: 8, Shr: 8, Plus: 9, Minus: 9, Star: 10, Slash: 10, SlashSlash: 10, Percent: 10,
 };
 const NOT_PREC = 3;
-const UNARY_PREC = 7;
-const COMPARISON = 4;
+const UNARY_PREC = 11;
+const COMPARISON = 7;
 const opText: Record<string, ast.BinaryOp> = {
   Or: 'or', And: 'and', Lt: '<', Le: '<=', Gt: '>', Ge: '>=', EqEq: '==', NotEq: '!=',
   Plus: '+', Minus: '-', Star: '*', Slash: '/', SlashSlash: '//', Percent: '%',
+  Caret: '^', Amp: '&', Pipe: '|', Shl: '<<', Shr: '>>',
 };
 
 /**

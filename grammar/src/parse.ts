@@ -81,7 +81,16 @@ function flagsOf(tok: IToken): number {
   return flags[tok.tokenTypeIdx] ?? 0;
 }
 const expressionEnds = new Set<TokenType>([t.RParen, t.RBracket, t.Ident, t.Int, t.StringTok, t.UnterminatedString]);
-const declWords = ['param', 'const', 'let', 'layout', 'perm', 'kernel', 'schedule'];
+const declWords = ['param', 'const', 'let', 'layout', 'perm', 'kernel', 'schedule', 'assume'];
+const declWordTypes: Record<string, TokenType> = {
+  param: t.Param, const: t.Const, let: t.Let, layout: t.LayoutKw, perm: t.Perm, kernel: t.Kernel, schedule: t.Schedule, assume: t.Assume,
+};
+
+/** The declaration keyword a word is a misspelling of (edit distance at most 2), if any. */
+function nearDeclWord(image: string): string | undefined {
+  const w = image.toLowerCase();
+  return declWords.find((k) => k !== image && editDistance(k, w) <= 2);
+}
 
 class Driver {
   private readonly tokens: IToken[];
@@ -115,9 +124,11 @@ class Driver {
     let i = 0;
     while (i < n) {
       let j = i + 1;
-      while (j < n && !(flagsOf(this.tokens[j]) & DECL)) j++;
+      while (j < n && !(flagsOf(this.tokens[j]) & DECL) && !this.misspelledKeywordAt(j)) j++;
       if (!(flagsOf(this.tokens[i]) & DECL)) {
-        this.stray(i, 'declaration');
+        const d = this.misspelledDeclaration(i, j);
+        if (d) decls.push(d);
+        else this.stray(i, 'declaration');
       } else {
         const d = this.guard(i, () => this.declaration(i, j));
         if (d) decls.push(d);
@@ -144,6 +155,33 @@ class Driver {
       this.diagnostics.push(internalError(e, this.tokenRange(at)));
       return undefined;
     }
+  }
+
+  /**
+   * `layuot B = ...`: a word close to a declaration keyword followed by a name. Reported once (with a fix
+   * that corrects the word) and parsed as that declaration, so that its name is declared and its uses do
+   * not cascade into more errors.
+   */
+  private misspelledDeclaration(i: number, j: number): ast.Decl | undefined {
+    const tok = this.tokens[i];
+    if (i + 1 >= j || !this.misspelledKeywordAt(i)) return undefined;
+    const word = nearDeclWord(tok.image)!;
+    const from = i > 0 ? this.endOf(i - 1) : 0;
+    if (!this.hasHole(from, tok.startOffset)) this.diagnostics.push(this.strayDiagnostic(i, 'declaration'));
+    const kw = declWordTypes[word];
+    const saved = this.tokens[i];
+    this.tokens[i] = { ...saved, image: word, tokenType: kw, tokenTypeIdx: kw.tokenTypeIdx! };
+    try {
+      return this.guard(i, () => this.declaration(i, j));
+    } finally {
+      this.tokens[i] = saved;
+    }
+  }
+
+  /** A word at the start of a line, close to a declaration keyword and followed by a name: `layuot B = ...`. */
+  private misspelledKeywordAt(i: number): boolean {
+    const tok = this.tokens[i];
+    return tok.tokenType === t.Ident && tok.startColumn === 1 && this.tokens[i + 1]?.tokenType === t.Ident && nearDeclWord(tok.image) !== undefined;
   }
 
   // -------------------------------------------------------------- declarations
@@ -400,8 +438,15 @@ class Driver {
       case 'declaration': {
         expected = `a declaration ${DECLARATION_LIST}`;
         if (tok.tokenType === t.Ident) {
-          const near = declWords.find((w) => w !== tok.image && editDistance(w, tok.image.toLowerCase()) <= 2);
-          if (near) expected += `; did you mean '${near}'?`;
+          const near = nearDeclWord(tok.image);
+          if (near) {
+            const range = this.tokenRange(idx);
+            return {
+              code: 'parse/unexpected-token', severity: 'error', range,
+              message: `unexpected ${quote(tok.image)} here: expected ${expected}; did you mean '${near}'?`,
+              fixes: [{ title: `Change to '${near}'`, edits: [{ range, newText: near }] }],
+            };
+          }
         } else if (tok.tokenType === t.Eq && idx > 0) {
           expected += `; to compare, use '=='`;
         }

@@ -74,7 +74,31 @@ export class LayoutParser extends CstParser {
       { ALT: () => this.SUBRULE(this.layoutDecl) },
       { ALT: () => this.SUBRULE(this.permDecl) },
       { ALT: () => this.SUBRULE(this.assumeDecl) },
+      { ALT: () => this.SUBRULE(this.linearDecl) },
     ]));
+  });
+
+  /** `linear NAME = CTOR(key=value, ...)` */
+  private linearDecl = this.RULE('linearDecl', () => {
+    this.CONSUME(t.Linear);
+    this.CONSUME(t.Ident, { LABEL: 'name' });
+    this.CONSUME(t.Eq);
+    this.CONSUME2(t.Ident, { LABEL: 'ctor' });
+    this.CONSUME(t.LParen);
+    this.OPTION(() => {
+      this.SUBRULE(this.linearArg);
+      this.MANY(() => {
+        this.CONSUME(t.Comma);
+        this.SUBRULE2(this.linearArg);
+      });
+    });
+    this.CONSUME(t.RParen);
+  });
+
+  private linearArg = this.RULE('linearArg', () => {
+    this.CONSUME(t.Ident);
+    this.CONSUME(t.Eq);
+    this.SUBRULE(this.expression);
   });
 
   /** `assume FACT, FACT, ...` */
@@ -193,7 +217,7 @@ export class LayoutParser extends CstParser {
     this.OPTION(() => this.SUBRULE(this.whereClause));
   });
 
-  /** `schedule NAME for OP.NAME(ARGS) [on GPU]`; the block is split off by parse.ts */
+  /** `schedule NAME for OP.NAME(ARGS) [: T x T -> T] [on GPU]`; the block is split off by parse.ts */
   public scheduleHeader = this.RULE('scheduleHeader', () => {
     this.CONSUME(t.Schedule);
     this.CONSUME(t.Ident, { LABEL: 'name' });
@@ -204,6 +228,18 @@ export class LayoutParser extends CstParser {
       this.CONSUME(t.AnyName, { LABEL: 'op' });
     });
     this.SUBRULE(this.args);
+    // element types: `: f16 x f16 -> f32` (inputs, then the output/accumulator)
+    this.OPTION2(() => {
+      this.CONSUME(t.Colon);
+      this.CONSUME4(t.Ident, { LABEL: 'elt' });
+      this.MANY2(() => {
+        this.CONSUME5(t.Ident, { LABEL: 'times' });
+        this.CONSUME6(t.Ident, { LABEL: 'elt' });
+      });
+      this.CONSUME(t.Minus, { LABEL: 'arrow' });
+      this.CONSUME(t.Gt, { LABEL: 'arrow' });
+      this.CONSUME7(t.Ident, { LABEL: 'acc' });
+    });
     this.OPTION(() => {
       this.CONSUME(t.On);
       this.CONSUME3(t.Ident, { LABEL: 'gpu' });
@@ -304,6 +340,10 @@ export class LayoutParser extends CstParser {
           ALT: () => {
             this.CONSUME(t.Colon);
             this.OPTION(() => this.SUBRULE(this.expression, { LABEL: 'stop' }));
+            this.OPTION4(() => {
+              this.CONSUME3(t.Colon, { LABEL: 'stepColon' });
+              this.SUBRULE4(this.expression, { LABEL: 'step' });
+            });
           },
         },
         {
@@ -312,6 +352,10 @@ export class LayoutParser extends CstParser {
             this.OPTION2(() => {
               this.CONSUME2(t.Colon);
               this.OPTION3(() => this.SUBRULE3(this.expression, { LABEL: 'stop' }));
+              this.OPTION5(() => {
+                this.CONSUME4(t.Colon, { LABEL: 'stepColon' });
+                this.SUBRULE5(this.expression, { LABEL: 'step' });
+              });
             });
           },
         },
@@ -320,10 +364,19 @@ export class LayoutParser extends CstParser {
     });
   });
 
-  /** `(e)` (just e) or a tuple `(a, b)`, `(a,)` */
+  /** `(e)` (just e), a tuple `(a, b)`, `(a,)`, or a range `(a:b)`, `(a:b:s)` */
   private parens = this.RULE('parens', () => {
     this.CONSUME(t.LParen);
     this.SUBRULE(this.expression);
+    // `(a:b)`, `(a:b:s)`: a range (LEGO's index arithmetic with ranges)
+    this.OPTION3(() => {
+      this.CONSUME(t.Colon);
+      this.SUBRULE3(this.expression, { LABEL: 'rangeStop' });
+      this.OPTION4(() => {
+        this.CONSUME2(t.Colon);
+        this.SUBRULE4(this.expression, { LABEL: 'rangeStep' });
+      });
+    });
     this.MANY(() => {
       this.CONSUME(t.Comma);
       this.SUBRULE2(this.expression);

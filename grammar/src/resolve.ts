@@ -18,7 +18,7 @@ import { editDistance } from './parse.js';
 
 export type SymbolKind =
   // top level
-  | 'param' | 'const' | 'let' | 'layout' | 'perm' | 'kernel' | 'schedule'
+  | 'param' | 'const' | 'let' | 'layout' | 'perm' | 'kernel' | 'schedule' | 'linear'
   // local
   | 'permParam' | 'permIndex' | 'inverseArg' | 'binding' | 'stepResult'
   // built in
@@ -159,6 +159,7 @@ class Resolver {
       case 'Let': this.declareGlobal(d.name, 'let', d, d.range); break;
       case 'Layout': this.declareGlobal(d.name, 'layout', d, d.range); break;
       case 'Perm': this.declareGlobal(d.name, 'perm', d, d.range); break;
+      case 'Linear': this.declareGlobal(d.name, 'linear', d, d.range); break;
       case 'Kernel': this.declareGlobal(d.name, 'kernel', d, d.range); break;
       case 'Schedule': this.declareGlobal(d.name, 'schedule', d, d.range); break;
     }
@@ -239,6 +240,10 @@ class Resolver {
       case 'Assume':
         for (const f of d.facts) this.expr(f, scope, true);
         break;
+      case 'Linear':
+        // `operand=acc` names a word, not a declaration
+        for (const a of d.args) if (!(a.name.name === 'operand' && a.value.kind === 'Name')) this.expr(a.value, scope, false);
+        break;
       case 'Perm': {
         const body = new Map<string, Definition>();
         for (const p of d.params) this.declareLocal(body, p, 'permParam', d);
@@ -308,8 +313,14 @@ class Resolver {
           if (i.kind === 'Slice') {
             if (i.start) this.expr(i.start, scope, true);
             if (i.stop) this.expr(i.stop, scope, true);
+            if (i.step) this.expr(i.step, scope, true);
           } else this.expr(i, scope, true);
         }
+        break;
+      case 'Range':
+        this.expr(e.start, scope, free);
+        this.expr(e.stop, scope, free);
+        if (e.step) this.expr(e.step, scope, free);
         break;
       case 'List': case 'Tuple':
         for (const i of e.items) this.expr(i, scope, free);
@@ -378,6 +389,7 @@ class Resolver {
       severity: 'error',
       message: s ? `unknown name '${name}' (did you mean '${s}'?)` : `unknown name '${name}'`,
       range: node.range,
+      ...(s ? { fixes: [{ title: `Change to '${s}'`, edits: [{ range: node.range, newText: s }] }] } : {}),
     });
   }
 
@@ -390,6 +402,7 @@ class Resolver {
         ? `unknown schedule primitive '${id.name}' (did you mean '${s}'?)`
         : `unknown schedule primitive '${id.name}': expected one of ${PRIMITIVES.join(', ')}`,
       range: id.range,
+      ...(s ? { fixes: [{ title: `Change to '${s}'`, edits: [{ range: id.range, newText: s }] }] } : {}),
     });
   }
 }

@@ -54,6 +54,8 @@ export const Const = keyword('const');
 export const Let = keyword('let');
 export const LayoutKw = keyword('layout');
 export const Perm = keyword('perm');
+/** `linear T = blocked(shape=[16, 64], ...)`: a Triton linear layout (docs/linear-layouts.md) */
+export const Linear = keyword('linear');
 export const Inverse = keyword('inverse');
 export const Kernel = keyword('kernel');
 export const Target = keyword('target');
@@ -75,9 +77,16 @@ export const Assume = keyword('assume');
 export const Where = keyword('where');
 
 /** the words that start a declaration; the parser re-synchronises at each of them */
-export const declarationKeywords: readonly TokenType[] = [Param, Const, Let, LayoutKw, Perm, Kernel, Schedule, Assume];
+export const declarationKeywords: readonly TokenType[] = [Param, Const, Let, LayoutKw, Perm, Kernel, Schedule, Assume, Linear];
 
 // ------------------------------------------------------------------ operators and punctuation
+/** `<<`, `>>`: shifts (before `<=`/`<` and `>=`/`>`) */
+export const Shl = createToken({ name: 'Shl', pattern: /<</, categories: [BinaryOp] });
+export const Shr = createToken({ name: 'Shr', pattern: />>/, categories: [BinaryOp] });
+/** `^`, `&`, `|`: bitwise xor, and, or (C precedence: & above ^ above |, all below ==) */
+export const Caret = createToken({ name: 'Caret', pattern: /\^/, categories: [BinaryOp] });
+export const Amp = createToken({ name: 'Amp', pattern: /&/, categories: [BinaryOp] });
+export const Pipe = createToken({ name: 'Pipe', pattern: /\|/, categories: [BinaryOp] });
 export const Le = createToken({ name: 'Le', pattern: /<=/, categories: [BinaryOp] });
 export const Ge = createToken({ name: 'Ge', pattern: />=/, categories: [BinaryOp] });
 export const EqEq = createToken({ name: 'EqEq', pattern: /==/, categories: [BinaryOp] });
@@ -105,7 +114,7 @@ export const Dot = createToken({ name: 'Dot', pattern: /\./ });
 export const keywordTokens: readonly TokenType[] = [
   Param, Const, Let, LayoutKw, Perm, Inverse, Kernel, Target, Template, Builtin, Schedule,
   For, On, If, Then, Else, And, Or, Not, In,
-  Assume, Where,
+  Assume, Where, Linear,
 ];
 
 /** every reserved word of the language, in the order of the reference */
@@ -116,6 +125,7 @@ export const allTokens: TokenType[] = [
   StringTok, UnterminatedString,
   ...keywordTokens,
   Ident, Int,
+  Shl, Shr, Caret, Amp, Pipe,
   Le, Ge, EqEq, NotEq, Lt, Gt, Eq,
   Plus, Minus, Star, SlashSlash, Slash, Percent,
   LParen, RParen, LBracket, RBracket, LCurly, RCurly, Comma, Colon, Dot,
@@ -126,6 +136,7 @@ export const allTokens: TokenType[] = [
 export const tokenLabels: Record<string, string> = {
   Ident: 'a name', Int: 'an integer', String: 'a string', UnterminatedString: 'a string',
   StringLike: 'a string', AnyName: 'a name', BinaryOp: 'an operator', PrefixOp: 'an operator',
+  Shl: "'<<'", Shr: "'>>'", Caret: "'^'", Amp: "'&'", Pipe: "'|'",
   Le: "'<='", Ge: "'>='", EqEq: "'=='", NotEq: "'!='", Lt: "'<'", Gt: "'>'", Eq: "'='",
   Plus: "'+'", Minus: "'-'", Star: "'*'", SlashSlash: "'//'", Slash: "'/'", Percent: "'%'",
   LParen: "'('", RParen: "')'", LBracket: "'['", RBracket: "']'", LCurly: "'{'", RCurly: "'}'",

@@ -87,3 +87,46 @@ test('analyze reports the facts diagnostics; a file with true facts is clean; as
   const p = parse('let where = 1\n');
   assert.ok(p.diagnostics.length > 0);
 });
+
+test('property: with the facts, LUD inverse components equal the numeric inverse at random sizes and in-range points', async () => {
+  const fc = (await import('fast-check')).default;
+  const A = await import('../../server/src/algebra/index.js');
+  const { q, model } = (() => {
+    const text = LUD_LAYOUT + 'assume ii < R, jj < R, tid < T * T\nkernel k target cuda builtin none {\n' + LUD_QUERY + '}\n';
+    const e = elab(text);
+    return { q: queryExpr(e.model, e.model.kernels.get('k')!.bindings[0].binding.value), model: e.model };
+  })();
+  assert.ok(q.ok);
+  const L = model.layouts.get('L')!.layout!;
+  fc.assert(
+    fc.property(fc.integer({ min: 1, max: 5 }), fc.integer({ min: 1, max: 7 }), fc.nat(), fc.nat(), fc.nat(), (R, T, a, b, c) => {
+      const [ii, jj, tid] = [a % R, b % R, c % (T * T)];
+      const env = new Map([['R', BigInt(R)], ['T', BigInt(T)], ['ii', BigInt(ii)], ['jj', BigInt(jj)], ['tid', BigInt(tid)]]);
+      const x = BigInt((ii * R + jj) * T * T + tid);
+      assert.deepEqual(q.exprs.map((e: Expr) => evaluate(e, env)), A.invNum(L, x, env));
+    }),
+    { numRuns: 300, seed: 14 },
+  );
+});
+
+test('a divisibility fact through lets: `assume num_pid_m % GM == 0` drops the matmul pid_m remainder; candidates checked through the lets', async () => {
+  const { readFileSync } = await import('node:fs');
+  const mm = readFileSync(new URL('../../examples/matmul.layout', import.meta.url), 'utf8');
+  const pidOps = (text: string) => {
+    const { model, shown } = elab(text);
+    const k = [...model.kernels.values()][0];
+    const b = k.bindings.find((x) => x.names.includes('pid_m'))!;
+    const r = queryText(model, b.binding.value, 'python');
+    assert.ok(r.ok);
+    return { ops: r.ops, texts: r.texts, shown };
+  };
+  const without = pidOps(mm);
+  const withFact = pidOps(mm + '\nassume num_pid_m % GM == 0\n');
+  assert.deepEqual(without.ops, [11, 5]);
+  assert.deepEqual(withFact.shown, []);
+  assert.deepEqual(withFact.ops, [8, 5]);
+  assert.equal(withFact.texts[0], 'pid % min(GM, num_pid_m) + ((pid)//(num_pid_n*min(GM, num_pid_m)))*min(GM, num_pid_m)');
+  // num_pid_m = M / BM is 16 for the candidate BM = 256: 16 % 32 != 0
+  const bad = pidOps(mm + '\nassume num_pid_m % 32 == 0\n');
+  assert.deepEqual(bad.shown, ['assume/false "num_pid_m % 32 == 0": this fact is false for the tuning candidate BM = 256 (BM = 256, M = 4096)']);
+});

@@ -5,9 +5,10 @@ import { parse } from '../../grammar/src/index.js';
 import type { ScheduleDecl } from '../../grammar/src/ast.js';
 import type { Diagnostic } from '../../grammar/src/diagnostic.js';
 import {
-  analyzeSchedule, checkSchedule, copyMapping, describeStep, resolveSchedule, argValues, scheduleEnvFromFile, tunableParamsOf,
+  analyzeSchedule, checkSchedule, copyMapping, resolveSchedule, argValues, scheduleEnvFromFile, tunableParamsOf,
   type ScheduleSpec,
 } from '../../server/src/check/schedule/index.js';
+import { describeStep } from '../../server/src/service/schedule-hover.js';
 import { TARGETS, formatBytes } from '../../server/src/check/targets.js';
 
 const HEADER = `param M = 4096, N = 4096, K = 4096
@@ -184,7 +185,7 @@ test('names the grammar already reports stay quiet; without quiet mode they are 
   const loud = show(text, checkSchedule(decl, env, { quietUndefinedNames: false })).slice(0, 2);
   assert.deepEqual(loud, [
     { code: 'schedule/arg-not-constant', severity: 'error', message: 'tile size 2 of tileForGrids: unknown name `BQ`', at: 'BQ' },
-    { code: 'schedule/unknown-primitive', severity: 'error', message: '`tilee` is not a schedule primitive; expected one of findOp, tileForGrids, tile, fuse, promote, parallelizeForThreads, parallelizeForBlocks, vectorize, unroll, bufferize (did you mean `tile`?)', at: 'tilee' },
+    { code: 'schedule/unknown-primitive', severity: 'error', message: '`tilee` is not a schedule primitive; expected one of findOp, tileForGrids, tile, fuse, promote, parallelizeForThreads, parallelizeForBlocks, vectorize, unroll, bufferize, parallelizeForWarps, mma, asyncCopy, multibuffer, pipeline, swizzleShared (did you mean `tile`?)', at: 'tilee' },
   ]);
 });
 
@@ -348,7 +349,7 @@ test('describeStep: figures and transform ops for hovers', () => {
     '',
     '- A: 128 x 32 f32 = 16384 B; copied by 256 threads, 4 x 4 elements each (4-wide vectors)',
     '- B: 32 x 128 f32 = 16384 B; copied by 256 threads, 4 x 4 elements each (4-wide vectors)',
-    '- shared memory per block: 32768 B of 232448 B (227 KB) on sm_90',
+    '- shared memory per block: 32768 B of 49152 B (48 KB) static, 232448 B (227 KB) with dynamic opt-in, on sm_90',
     '',
     'Becomes: `transform.structured.pad`, `transform.structured.gpu.map_copy_to_threads`, `transform.structured.bufferize_to_allocation`, `transform.memref.alloca_to_global`',
   ].join('\n'));

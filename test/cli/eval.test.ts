@@ -21,11 +21,13 @@ test('--apply 4,2 prints 15 for figure6; --inv 15 prints 4,2; --json', () => {
   assert.deepEqual(run(ex('figure6'), 'fig6', { inv: '15', json: true }), { code: 0, out: '[4,2]\n', err: [] });
 });
 
-test('--table: rows of the last dimension; --json: one array, row-major', () => {
+test('--table: rows of the last dimension; --json: the shape and one array, row-major', () => {
   const t = run(ex('figure6'), 'fig6', { table: true });
   assert.equal(t.out, ' 0  1  3 18 19 21\n 2  4  6 20 22 24\n 5  7  8 23 25 26\n 9 10 12 27 28 30\n11 13 15 29 31 33\n14 16 17 32 34 35\n');
   const j = run(ex('figure6'), 'fig6', { table: true, json: true });
-  assert.deepEqual(JSON.parse(j.out), [0, 1, 3, 18, 19, 21, 2, 4, 6, 20, 22, 24, 5, 7, 8, 23, 25, 26, 9, 10, 12, 27, 28, 30, 11, 13, 15, 29, 31, 33, 14, 16, 17, 32, 34, 35]);
+  assert.deepEqual(Object.keys(JSON.parse(j.out)), ['shape', 'table']);
+  assert.deepEqual(JSON.parse(j.out).shape, [6, 6]);
+  assert.deepEqual(JSON.parse(j.out).table, [0, 1, 3, 18, 19, 21, 2, 4, 6, 20, 22, 24, 5, 7, 8, 23, 25, 26, 9, 10, 12, 27, 28, 30, 11, 13, 15, 29, 31, 33, 14, 16, 17, 32, 34, 35]);
 });
 
 test('--set overrides a param (lets follow)', () => {

@@ -76,3 +76,17 @@ test('--set beyond 2^53 is a usage error, not a rounded or ignored value', () =>
     { code: 2, out: '', err: ['layout: --set M=9007199254740993: the value exceeds 2^53 in magnitude; values are exact only up to 2^53'] });
   assert.equal(run(ex('matmul'), 'M', { set: ['M=9007199254740992'] }).code, 0);
 });
+
+test('--share: repeated subexpressions once, as temporaries before the results; --json counts them once', () => {
+  assert.deepEqual(run(ex('matmul'), 'Pid.inv(pid)', { share: true }).out.split('\n'), [
+    't0 = min(GM, num_pid_m)',
+    't1 = num_pid_n*t0',
+    'pid % t0 + (((pid)//(t1)) % max(1, ((num_pid_m)//(GM))))*t0',
+    '((pid % t1)//(t0))',
+    '',
+  ]);
+  const j = JSON.parse(run(ex('matmul'), 'Pid.inv(pid)', { share: true, json: true, lang: 'c' }).out);
+  assert.deepEqual([j.temps.map((t: { name: string }) => t.name), j.ops, j.unsharedOps], [['t0', 't1'], 11, 16]);
+  // nothing repeated: the plain output
+  assert.deepEqual(run(ex('matmul'), 'A[pid_m, k, :, :]', { lang: 'triton', share: true }).out, A_TRITON + '\n');
+});

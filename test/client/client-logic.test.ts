@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { contentSecurityPolicy, pictureHtml } from '../../client/src/picture/html.js';
 import { RestartPolicy } from '../../client/src/restart-policy.js';
 import { blockAt, checkEmitResult } from '../../client/src/blocks.js';
-import { checkEmitArgs, emitSummary, parseShowLayoutArg } from '../../client/src/command-args.js';
+import { checkEmitArgs, emitSummary, emitTargetsOfSymbols, parseShowLayoutArg, visibleLenses } from '../../client/src/command-args.js';
 
 const nonce = 'AbCdEfGhIjKlMnOpQrStUvWx';
 
@@ -85,15 +85,24 @@ test('emitSummary: names what was written (at most 5 files), or says why nothing
   const rel = (u: string) => u.replace('file:///w/', '');
   assert.deepEqual(emitSummary({ written: ['file:///w/generated/copy.py'], messages: [] }, 'copy (Triton)', rel), { level: 'info', text: 'Layout: wrote generated/copy.py for copy (Triton).' });
   assert.deepEqual(emitSummary({ written: ['file:///w/a.cu', 'file:///w/b.cu'], messages: ['refused c.cu: it is open with unsaved changes'] }, 'k.layout (CUDA)', rel), {
-    level: 'info', text: 'Layout: wrote a.cu, b.cu for k.layout (CUDA). refused c.cu: it is open with unsaved changes',
+    level: 'info', text: 'Layout: wrote a.cu, b.cu for k.layout (CUDA). refused c.cu: it is open with unsaved changes.',
   });
   const seven = Array.from({ length: 7 }, (_, k) => `file:///w/f${k}.mlir`);
   assert.equal(emitSummary({ written: seven, messages: [] }, 'k.layout (MLIR)', rel).text, 'Layout: wrote f0.mlir, f1.mlir, f2.mlir, f3.mlir, f4.mlir and 2 more for k.layout (MLIR).');
   assert.deepEqual(emitSummary({ written: [], messages: ['the document changed (version 3, the request was for 2); nothing was written'] }, 'copy (Triton)', rel), {
-    level: 'warning', text: 'Layout: nothing written for copy (Triton): the document changed (version 3, the request was for 2); nothing was written',
+    level: 'warning', text: 'Layout: nothing written for copy (Triton): the document changed (version 3, the request was for 2)',
   });
   assert.deepEqual(emitSummary({ written: [], messages: ['error tile/not-divisible (line 3): 32 does not divide M = 100', 'nothing was written'] }, 'k.layout (Triton)', rel), {
-    level: 'warning', text: 'Layout: nothing written for k.layout (Triton): error tile/not-divisible (line 3): 32 does not divide M = 100; nothing was written',
+    level: 'warning', text: 'Layout: nothing written for k.layout (Triton): an error at line 3: 32 does not divide M = 100',
+  });
+  // many errors: the first one whole and how many; warnings counted; every message goes to the output
+  const many = ['error tile/not-divisible (line 3): 32 does not divide M = 100', 'error name/undefined (line 7): unknown name \'Bm\' (did you mean \'BM\'?)',
+    'warning schedule/smem (line 9): uses 200 KB of shared memory', 'nothing was written'];
+  assert.deepEqual(emitSummary({ written: [], messages: many }, 'k.layout (Triton)', rel), {
+    level: 'warning', text: 'Layout: nothing written for k.layout (Triton): 2 errors, the first at line 3: 32 does not divide M = 100; 1 warning (see the Layout output)',
+  });
+  assert.deepEqual(emitSummary({ written: ['file:///w/g/k.py'], messages: ['warning schedule/smem (line 9): uses 200 KB', 'warning x/y (line 2): z'] }, 'k (Triton)', rel), {
+    level: 'info', text: 'Layout: wrote g/k.py for k (Triton). 2 warnings (see the Layout output).',
   });
   assert.deepEqual(emitSummary({ written: [], messages: [] }, 'copy (Triton)', rel), { level: 'warning', text: 'Layout: nothing written for copy (Triton).' });
 });
@@ -113,4 +122,18 @@ test('parseShowLayoutArg: a payload, a lens\'s layout, or the cursor', () => {
   for (const arg of [undefined, null, 'C', 42, { scheme: 'file', path: '/w/p.layout' }, { uri: 7, name: 'C' }]) {
     assert.deepEqual(parseShowLayoutArg(arg), { kind: 'cursor' }, JSON.stringify(arg));
   }
+});
+
+test('emit targets from the server\'s document symbols; code lenses off, or without emit lenses when untrusted', () => {
+  assert.deepEqual(emitTargetsOfSymbols([
+    { name: 'M', detail: 'param = 8' }, { name: 'k', detail: 'target cuda template "t.cu"' },
+    { name: 's', detail: 'for linalg.matmul(M, N, K) on sm_90' }, { name: 'k2', detail: 'target cuda builtin matmul' },
+  ]), ['cuda', 'mlir']);
+  assert.deepEqual(emitTargetsOfSymbols([{ name: 'L', detail: 'layout' }]), []);
+  assert.deepEqual(emitTargetsOfSymbols(undefined), []);
+  const lenses = [{ command: { command: 'layout.showLayout' } }, { command: { command: 'layout.emit' } }];
+  assert.deepEqual(visibleLenses(lenses, true, true), lenses);
+  assert.deepEqual(visibleLenses(lenses, true, false), [lenses[0]]);
+  assert.deepEqual(visibleLenses(lenses, false, true), []);
+  assert.deepEqual(visibleLenses(null, true, true), []);
 });

@@ -28,7 +28,7 @@ export function tilesColumnMajor(): LayoutPicture {
     cells.push({ logical: [ti, tj, i, j], physical: (tj * 2 + ti) * 16 + i * 4 + j, group: tj * 2 + ti });
   }
   return {
-    name: 'C', logicalDims: [2, 2, 4, 4], cells, totalCells: 64, truncated: false,
+    name: 'C', logicalDims: [2, 2, 4, 4], levels: [[2, 2], [4, 4]], cells, totalCells: 64, truncated: false,
     exprs: { apply: '(tj*2 + ti)*16 + i*4 + j', inv: '', vars: ['ti', 'tj', 'i', 'j'] },
   };
 }

@@ -1,5 +1,5 @@
 // The built-in templates on their own: embedded up to date, exactly the documented placeholders,
-// and, filled with the LEGO reference strings (notes/lego-semantics.md §12; the transpose
+// and, filled with the LEGO reference strings (test/expr/goals.ts; the transpose
 // expressions written out by hand), they compile with nvcc / py_compile.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';

@@ -106,6 +106,41 @@ async function pokeWebview(page, index, beforeToggle) {
   return { tip, caption, button, labels: grid.labels, fills: grid.fills };
 }
 
+/**
+ * Uses the picture webview step by step (`steps`: `{ fill, value }` types into an input, `{ select, value }`
+ * picks an option, `{ click }` clicks, `{ hover }` hovers a cell `#grid rect[data-i="N"]`, `{ wait }` waits
+ * until the caption contains the text), then reports what it shows: caption, legend, problems, the SVG's
+ * size, the grid, and the tooltip's box and the panel's size (when a cell was hovered). `shoot` runs last.
+ */
+async function actWebview(page, steps, shoot) {
+  const frame = await pictureFrame(page);
+  if (!frame) return { error: 'no webview frame with #mode' };
+  const report = {};
+  for (const s of steps) {
+    if (s.fill) await frame.fill(s.fill, String(s.value), { timeout: 5000 });
+    else if (s.select) await frame.selectOption(s.select, String(s.value), { timeout: 5000 });
+    else if (s.click) await frame.click(s.click, { timeout: 5000 });
+    else if (s.wait) await frame.waitForFunction((t) => document.querySelector('#caption')?.textContent?.includes(t), s.wait, { timeout: 10_000 });
+    else if (Number.isInteger(s.hover)) {
+      const cell = await frame.waitForSelector(`#grid rect[data-i="${s.hover}"]`, { timeout: 5000 });
+      await cell.hover();
+      await frame.waitForSelector('#tip:not([hidden])', { timeout: 5000 });
+      report.tip = await frame.$eval('#tip', (e) => e.textContent);
+      report.tipBox = await frame.$eval('#tip', (e) => { const r = e.getBoundingClientRect(); return { left: r.left, top: r.top, right: r.right, bottom: r.bottom }; });
+      report.panel = await frame.evaluate(() => ({ width: window.innerWidth, height: window.innerHeight }));
+    }
+  }
+  report.caption = await frame.$eval('#caption', (e) => e.textContent);
+  report.legend = await frame.$eval('#legend', (e) => e.textContent);
+  report.problems = await frame.$eval('#problems', (e) => e.textContent);
+  report.svg = await frame.$eval('#grid svg', (e) => ({ width: Number(e.getAttribute('width')), height: Number(e.getAttribute('height')), lines: e.querySelectorAll('line').length }));
+  const grid = await readGrid(frame);
+  report.labels = grid.labels;
+  report.fills = grid.fills;
+  await shoot();
+  return report;
+}
+
 const ci = !!process.env.CI && !/^(0|false)$/i.test(process.env.CI);
 const lacking = missing();
 if (lacking.length > 0) {
@@ -189,6 +224,12 @@ async function drive(page, json) {
   };
   let report = {};
   if (req.poke) report = await pokeWebview(page, Number.isInteger(req.cell) ? req.cell : 0, shoot).catch((e) => ({ error: e.message }));
+  else if (Array.isArray(req.steps)) report = await actWebview(page, req.steps, shoot).catch((e) => ({ error: e.message }));
+  else if (typeof req.query === 'string') {
+    // the text of the workbench's elements matching a selector (e.g. the Problems panel's rows)
+    report = { texts: await page.$$eval(req.query, (els) => els.map((e) => e.textContent ?? '')).catch((e) => ({ error: e.message })) };
+    await shoot();
+  }
   else await shoot();
   if (id) writeFileSync(join(work, 'sync', `${id}.done`), JSON.stringify(report));
 }

@@ -1,4 +1,4 @@
-// The LEGO reference goals (notes/lego-semantics.md §12.2, §12.3) as raw, unsimplified
+// The LEGO reference goals (from LEGO's Python artifact) as raw, unsimplified
 // expressions built with the test-only restatement of the algebra, with the facts the algebra
 // layer passes and the reference strings they must match (as functions, op count <= reference).
 import {
@@ -30,7 +30,7 @@ export interface Goal {
   aranges: Map<string, { expr: Expr; text: string }>;
 }
 
-// Reference strings from /work/shared/examples/lego-reference-values.json (LEGO's artifact).
+// Reference strings from LEGO's artifact (test/algebra/fixtures/lego-reference-values.json).
 const refs: Record<string, string> = {
   'matmul.pid_m': "pid % min(GM, num_pid_m) + (((pid)//(num_pid_n*min(GM, num_pid_m))) % max(1, ((num_pid_m)//(GM))))*min(GM, num_pid_m)",
   'matmul.pid_n': "((pid % (num_pid_n*min(GM, num_pid_m)))//(min(GM, num_pid_m)))",

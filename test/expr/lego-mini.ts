@@ -1,4 +1,4 @@
-// Test-only restatement of LEGO's reference semantics (notes/lego-semantics.md §1-§5) over
+// Test-only restatement of LEGO's reference semantics (its paper and Python API) over
 // Exprs, used to build the raw, unsimplified apply/inv expressions the simplifier must reduce.
 import { type Expr, add, floorDiv, int, mod, mul } from '../../server/src/expr/index.js';
 

@@ -15,7 +15,7 @@ type Node =
   | { t: 'call'; f: string; args: Node[] }
   | { t: 'index'; a: Node };
 
-const TOKEN = /\s*(\d+|[A-Za-z_][A-Za-z0-9_.]*|\/\/|<=|>=|==|!=|&&|\|\||[-+*/%()<>?:,&|![\]])/y;
+const TOKEN = /\s*(\d+|[A-Za-z_][A-Za-z0-9_.]*|\/\/|<<|>>|<=|>=|==|!=|&&|\|\||[-+*/%()<>?:,&|^![\]])/y;
 
 function tokenize(s: string): string[] {
   const out: string[] = [];
@@ -34,9 +34,9 @@ function tokenize(s: string): string[] {
 
 // binding powers (higher binds tighter)
 const BP: Record<Lang, Record<string, number>> = {
-  c: { '||': 2, '&&': 3, '==': 4, '!=': 4, '<': 5, '<=': 5, '>': 5, '>=': 5, '+': 6, '-': 6, '*': 7, '/': 7, '%': 7 },
-  python: { '<': 3, '<=': 3, '>': 3, '>=': 3, '==': 3, '!=': 3, '|': 4, '&': 5, '+': 6, '-': 6, '*': 7, '//': 7, '%': 7 },
-  triton: { '<': 3, '<=': 3, '>': 3, '>=': 3, '==': 3, '!=': 3, '|': 4, '&': 5, '+': 6, '-': 6, '*': 7, '//': 7, '%': 7 },
+  c: { '||': 2, '&&': 3, '|': 4, '^': 5, '&': 6, '==': 7, '!=': 7, '<': 8, '<=': 8, '>': 8, '>=': 8, '<<': 9, '>>': 9, '+': 10, '-': 10, '*': 11, '/': 11, '%': 11 },
+  python: { '<': 3, '<=': 3, '>': 3, '>=': 3, '==': 3, '!=': 3, '|': 4, '^': 5, '&': 6, '<<': 7, '>>': 7, '+': 8, '-': 8, '*': 9, '//': 9, '%': 9 },
+  triton: { '<': 3, '<=': 3, '>': 3, '>=': 3, '==': 3, '!=': 3, '|': 4, '^': 5, '&': 6, '<<': 7, '>>': 7, '+': 8, '-': 8, '*': 9, '//': 9, '%': 9 },
 };
 
 export function parse(src: string, lang: Lang): Node {
@@ -200,6 +200,12 @@ export function evalNode(n: Node, lang: Lang, env: MiniEnv): bigint {
           return a & b;
         case '|':
           return a | b;
+        case '^':
+          return a ^ b;
+        case '<<':
+          return a << b;
+        case '>>':
+          return a >> b;
       }
       throw new Error(`unknown operator ${n.op}`);
     }

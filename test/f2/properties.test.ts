@@ -199,9 +199,10 @@ test('every synthesized swizzle is a bijection and meets the bound', () => {
     assert.equal(seen.size, 2 ** (r + c));
     for (const [L, w] of [[s.writer, s.write], [s.reader, s.read]] as const) {
       assert.equal(wavefrontsBrute(accessOf(vectorPlan(L, s.layout, eb, s.vec), eb)).wavefronts, w.wavefronts);
-      if (!s.unavoidable) assert.equal(w.wavefronts, w.minimum, `${A} -> ${B}`);
+      // the bound (Lemma 9.4/9.5) holds for accesses of at least one 4-byte word; narrower ones share words
+      if (!s.unavoidable && s.vec * eb >= 4) assert.equal(w.wavefronts, w.minimum, `${A} -> ${B}`);
     }
-  }), { numRuns: 200 });
+  }), { numRuns: 400 });
 });
 
 test('classification of functions: permutation, XOR, affine, not linear with a counterexample', () => {

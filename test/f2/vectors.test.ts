@@ -1,5 +1,5 @@
-// Every test vector of shared/notes/linear-layouts.md §2 (reproduced by
-// shared/examples/linear-layouts-vectors.py) as exact assertions.
+// Every test vector of the linear-layouts notes (reproduced there by a Python script, from the
+// paper's definitions) as exact assertions.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {

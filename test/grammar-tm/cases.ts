@@ -198,6 +198,27 @@ export const cases: Case[] = [
         ],
       },
       {
+        src: 'schedule tc for linalg.matmul(M, N, K) : f16 x f16 -> f32 on sm_90 {',
+        expect: [
+          ['f16', 'storage.type.element.layout', 1],
+          ['f16', 'storage.type.element.layout', 2],
+          ['->', 'keyword.operator.arrow.layout'],
+          ['f32', 'storage.type.element.layout'],
+          ['sm_90', 'constant.language.gpu.layout'],
+        ],
+      },
+      {
+        src: '  parallelizeForWarps(mm, [2, 2]); mma(mm, [16, 8, 16]); asyncCopy(); swizzleShared(); pipeline(mm, 3); multibuffer(3)',
+        expect: [
+          ['parallelizeForWarps', 'support.function.primitive.layout'],
+          ['mma', 'support.function.primitive.layout'],
+          ['asyncCopy', 'support.function.primitive.layout'],
+          ['swizzleShared', 'support.function.primitive.layout'],
+          ['pipeline', 'support.function.primitive.layout'],
+          ['multibuffer', 'support.function.primitive.layout'],
+        ],
+      },
+      {
         src: '  mm = findOp("linalg.matmul")',
         expect: [['findOp', 'support.function.primitive.layout'], ['linalg.matmul', 'string.quoted.double.layout']],
       },

@@ -53,7 +53,8 @@ export function sexpr(e: ast.Expr | ast.Slice): string {
     case 'Call': return `(${e.callee.name}${e.args.map((a) => ' ' + sexpr(a)).join('')})`;
     case 'MethodCall': return `(.${e.method.name} ${sexpr(e.receiver)}${e.args.map((a) => ' ' + sexpr(a)).join('')})`;
     case 'Index': return `(index ${sexpr(e.receiver)}${e.indices.map((a) => ' ' + sexpr(a)).join('')})`;
-    case 'Slice': return `(: ${e.start ? sexpr(e.start) : '_'} ${e.stop ? sexpr(e.stop) : '_'})`;
+    case 'Slice': return `(: ${e.start ? sexpr(e.start) : '_'} ${e.stop ? sexpr(e.stop) : '_'}${e.step ? ' ' + sexpr(e.step) : ''})`;
+    case 'Range': return `(range ${sexpr(e.start)} ${sexpr(e.stop)}${e.step ? ' ' + sexpr(e.step) : ''})`;
     case 'List': return `[${e.items.map(sexpr).join(' ')}]`;
     case 'Tuple': return `(tuple${e.items.map((a) => ' ' + sexpr(a)).join('')})`;
     case 'Error': return e.partial ? `(error ${sexpr(e.partial)})` : 'error';

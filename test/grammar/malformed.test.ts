@@ -66,7 +66,7 @@ const cases: [name: string, src: string, expected: string[]][] = [
   ['if without else', 'let a = if P then 1', ["2:20-2:20 parse/expected-token: expected 'else' after '1'"]],
   ['method without arguments', 'layout L = Row(4)\nlet a = L.inv', ["3:14-3:14 parse/expected-token: expected '(' after 'inv'"]],
   ['dangling dot', 'layout L = Row(4)\nlet a = L.', ["3:11-3:11 parse/expected-token: expected a name after '.'"]],
-  ['slice with a step', 'layout L = Row(4)\nlet a = L[1:2:3]', ["3:14-3:14 parse/expected-token: expected ',' or ']' after '2'"]],
+  ['slice with two steps', 'layout L = Row(4)\nlet a = L[1:2:3:4]', ["3:16-3:16 parse/expected-token: expected ',' or ']' after '3'"]],
   ['empty index list', 'layout L = Row(4)\nlet a = L[]', ["3:11-3:11 parse/expected-token: expected an index or a slice after '['"]],
   ['empty parentheses', 'let a = ()', ["2:10-2:10 parse/expected-expression: expected an expression after '('"]],
   ['candidates not a list', 'param M = 4 in 5', ["2:15-2:15 parse/expected-token: expected '[' after 'in'"]],

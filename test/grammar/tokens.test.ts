@@ -5,7 +5,7 @@ import { tokenInfos, KEYWORDS } from '../../grammar/src/index.js';
 
 test('the reserved words', () => {
   assert.deepEqual([...KEYWORDS].sort(), [
-    'and', 'assume', 'builtin', 'const', 'else', 'for', 'if', 'in', 'inverse', 'kernel', 'layout', 'let', 'not', 'on', 'or',
+    'and', 'assume', 'builtin', 'const', 'else', 'for', 'if', 'in', 'inverse', 'kernel', 'layout', 'let', 'linear', 'not', 'on', 'or',
     'param', 'perm', 'schedule', 'target', 'template', 'then', 'where',
   ]);
 });

@@ -122,6 +122,38 @@ describe('diagnostics', () => {
     assert.ok(data.fixes!.length >= 2);
   });
 
+  test('"did you mean": a misspelled keyword, constructor, name or primitive is one error with a quick fix', async () => {
+    const uri = c.uri('typos.layout');
+    const text = [
+      'param M = 8', //                                                      0
+      'layuot A = OrderBy(Rw(M, M))', //                                      1
+      'lett n = M - 1', //                                                    2
+      'layout B = A', //                                                      3
+      'let m = n * 2', //                                                     4
+      'schedule s for linalg.matmul(M, M, M) {', //                            5
+      '  mm = findOp("linalg.matmul")', //                                    6
+      '  tiel(mm, [4, 4, 4])', //                                             7
+      '}', //                                                                  8
+    ].join('\n') + '\n';
+    const p = await c.open(uri, text);
+    // one error per typo: 'layuot' and 'lett' still declare A and n, so their uses are not errors
+    assert.deepEqual(p.diagnostics.filter((d) => d.severity === 1).map((d) => [d.code, d.message, d.range]), [
+      ['parse/unexpected-token', "unexpected 'layuot' here: expected a declaration (param, let, layout, perm, kernel, schedule); did you mean 'layout'?", R(1, 0, 1, 6)],
+      ['name/undefined', "unknown name 'Rw' (did you mean 'Row'?)", R(1, 19, 1, 21)],
+      ['parse/unexpected-token', "unexpected 'lett' here: expected a declaration (param, let, layout, perm, kernel, schedule); did you mean 'let'?", R(2, 0, 2, 4)],
+      ['name/unknown-primitive', "unknown schedule primitive 'tiel' (did you mean 'tile'?)", R(7, 2, 7, 6)],
+    ]);
+    const fix = async (line: number, ch: number) => {
+      const d = p.diagnostics.find((x) => x.range.start.line === line && x.range.start.character === ch)!;
+      const a = await c.request<{ title: string; kind: string; isPreferred: boolean; edit: unknown }[]>('textDocument/codeAction', { textDocument: { uri }, range: d.range, context: { diagnostics: [d], only: ['quickfix'] } });
+      return a.map((x) => [x.title, x.kind, x.isPreferred, x.edit]);
+    };
+    assert.deepEqual(await fix(1, 0), [["Change to 'layout'", 'quickfix', true, { changes: { [uri]: [{ range: R(1, 0, 1, 6), newText: 'layout' }] } }]]);
+    assert.deepEqual(await fix(1, 19), [["Change to 'Row'", 'quickfix', true, { changes: { [uri]: [{ range: R(1, 19, 1, 21), newText: 'Row' }] } }]]);
+    assert.deepEqual(await fix(2, 0), [["Change to 'let'", 'quickfix', true, { changes: { [uri]: [{ range: R(2, 0, 2, 4), newText: 'let' }] } }]]);
+    assert.deepEqual(await fix(7, 2), [["Change to 'tile'", 'quickfix', true, { changes: { [uri]: [{ range: R(7, 2, 7, 6), newText: 'tile' }] } }]]);
+  });
+
   test('an incremental edit is re-analysed and published with its version', async () => {
     const uri = c.uri('inc.layout');
     const text = 'param M = 4\nlet x = M + y\n';

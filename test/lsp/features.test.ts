@@ -16,7 +16,8 @@ const at = (line: number, character: number) => ({ textDocument: { uri }, positi
 const R = (l1: number, c1: number, l2: number, c2: number) => ({ start: { line: l1, character: c1 }, end: { line: l2, character: c2 } });
 
 before(async () => {
-  c = await LspClient.start();
+  // as the VS Code client: it declares the client-side command of "Show layout" lenses
+  c = await LspClient.start({ initializationOptions: { clientCommands: ['layout.showLayout'] } });
   uri = c.uri('matmul.layout');
   await c.open(uri, matmul);
 });
@@ -68,6 +69,8 @@ describe('outline', () => {
     mkdirSync(join(c.workspace, 'sub'), { recursive: true });
     writeFileSync(join(c.workspace, 'sub', 'other.layout'), 'param QQ_size = 3\nlayout QQ_layout = OrderBy(Row(QQ_size, 2))\n');
     writeFileSync(join(c.workspace, 'sub', 'ignored.txt'), 'param QQ_txt = 1\n');
+    // the files appeared after the server's initial scan: the client's file watcher says so
+    c.conn.sendNotification('workspace/didChangeWatchedFiles', { changes: ['other.layout', 'ignored.txt'].map((f) => ({ uri: pathToFileURL(join(c.workspace, 'sub', f)).href, type: 1 })) });
     const r = await c.request<{ name: string; kind: number; location: { uri: string; range: unknown } }[]>('workspace/symbol', { query: 'qq' });
     const other = pathToFileURL(join(c.workspace, 'sub', 'other.layout')).href;
     assert.deepEqual(r, [
@@ -281,8 +284,12 @@ describe('completion and signature help', () => {
 
   test('schedule statements: PEAK primitives; arguments: handles and params', async () => {
     const items = await labels(c.uri('c4.layout'), 'param BK = 8\nschedule s for linalg.matmul(8, 8, 8) on sm_90 {\n  mm = findOp("linalg.matmul")\n  $0\n}\n');
-    assert.deepEqual(items.map((i) => i.label), ['findOp', 'tileForGrids', 'tile', 'fuse', 'promote', 'parallelizeForThreads', 'parallelizeForBlocks', 'vectorize', 'unroll', 'bufferize']);
+    assert.deepEqual(items.map((i) => i.label), ['findOp', 'tileForGrids', 'tile', 'fuse', 'promote', 'parallelizeForThreads', 'parallelizeForBlocks', 'vectorize', 'unroll', 'bufferize',
+      'parallelizeForWarps', 'mma', 'asyncCopy', 'multibuffer', 'pipeline', 'swizzleShared']);
     assert.equal(items.find((i) => i.label === 'tile')!.textEdit.newText, 'tile(${1:mm}, [${2}])');
+    assert.equal(items.find((i) => i.label === 'mma')!.textEdit.newText, 'mma(${1:mm}, [${2:16, 8, 16}])');
+    assert.equal(items.find((i) => i.label === 'pipeline')!.textEdit.newText, 'pipeline(${1:mm}, ${2:3})');
+    assert.equal(items.find((i) => i.label === 'asyncCopy')!.textEdit.newText, 'asyncCopy()');
     const args = await labels(c.uri('c5.layout'), 'param BK = 8\nschedule s for linalg.matmul(8, 8, 8) on sm_90 {\n  mm = findOp("linalg.matmul")\n  tile($0)\n}\n');
     assert.deepEqual(args.map((i) => i.label), ['mm', 'BK']);
   });

@@ -143,3 +143,9 @@ function needsSpace(a: string, b: string): string {
   const word = /[A-Za-z0-9_"]$/;
   return word.test(a) && /^[A-Za-z0-9_"]/.test(b) ? ' ' : (a === '/' && b === '/') || a === '#' || b.startsWith('#') ? ' ' : '';
 }
+
+test('element types of a schedule header: spaces around the colon, `->` kept whole; slices keep theirs', () => {
+  const src = 'param M = 64\nschedule g for linalg.matmul(M, M, M):f16 x f16 -  >f32 on sm_90 {\n  mm = findOp("linalg.matmul")\n}\n';
+  assert.equal(fmt(src), 'param M = 64\nschedule g for linalg.matmul(M, M, M) : f16 x f16 -> f32 on sm_90 {\n  mm = findOp("linalg.matmul")\n}\n');
+  assert.equal(fmt('let a = x[1 : 2]\n'), 'let a = x[1:2]\n');
+});

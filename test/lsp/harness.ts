@@ -77,6 +77,8 @@ export interface StartOptions {
   /** answer workspace/configuration at all (false: the client lacks the capability) */
   configuration?: boolean;
   extraArgs?: string[];
+  /** `initializationOptions` of the initialize request (the VS Code client sends `{ clientCommands: [...] }`) */
+  initializationOptions?: unknown;
   /** extra environment variables for the server process */
   env?: Record<string, string>;
 }
@@ -91,6 +93,8 @@ export class LspClient {
   readonly appliedEdits: ApplyWorkspaceEditParams[] = [];
   readonly configRequests: number[] = [];
   readonly refreshes: string[] = [];
+  /** what the server registered dynamically (client/registerCapability) */
+  readonly registrations: { method: string; registerOptions?: unknown }[] = [];
   readonly messages: { type: number; message: string }[] = [];
   settings: Record<string, unknown>;
   initializeResult!: InitializeResult;
@@ -137,7 +141,10 @@ export class LspClient {
       c.appliedEdits.push(p);
       return { applied: true };
     });
-    conn.onRequest('client/registerCapability', () => null);
+    conn.onRequest('client/registerCapability', (p: { registrations: { method: string; registerOptions?: unknown }[] }) => {
+      c.registrations.push(...p.registrations);
+      return null;
+    });
     conn.onRequest('window/workDoneProgress/create', () => null);
     for (const m of ['workspace/inlayHint/refresh', 'workspace/codeLens/refresh', 'workspace/semanticTokens/refresh']) {
       conn.onRequest(m, () => { c.refreshes.push(m); return null; });
@@ -148,10 +155,12 @@ export class LspClient {
       processId: process.pid,
       rootUri: pathToFileURL(workspace).href,
       workspaceFolders: [{ uri: pathToFileURL(workspace).href, name: 'ws' }],
+      ...(opts.initializationOptions !== undefined ? { initializationOptions: opts.initializationOptions } : {}),
       capabilities: {
         workspace: {
           configuration,
           didChangeConfiguration: { dynamicRegistration: true },
+          didChangeWatchedFiles: { dynamicRegistration: true },
           applyEdit: true,
           workspaceEdit: { documentChanges: true, resourceOperations: ['create'] },
           inlayHint: { refreshSupport: true },

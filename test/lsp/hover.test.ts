@@ -1,9 +1,11 @@
 // Hover over the protocol: exact markdown and ranges for params, lets, built-ins, perms, kernels,
 // bindings, free index symbols, schedules, payload ops, GPUs and handles; schedule steps show
-// exactly what check/schedule/'s describeStep says about them.
+// exactly what service/schedule-hover.ts's describeStep says about them.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { describeStep, scheduleEnvFromFile } from '../../server/src/check/schedule/index.js';
+import { readFileSync } from 'node:fs';
+import { scheduleEnvFromFile } from '../../server/src/check/schedule/index.js';
+import { describeStep } from '../../server/src/service/schedule-hover.js';
 import { parse } from '../../grammar/src/index.js';
 import type { ScheduleDecl } from '../../grammar/src/ast.js';
 import { LspClient, markers, pos } from './harness.js';
@@ -111,4 +113,36 @@ test('nothing on punctuation, numbers and comments', async () => {
   assert.equal(await hover(pos(text, at['1']).line, pos(text, at['1']).character, u), null);
   assert.equal(await hover(pos(text, at['2']).line, pos(text, at['2']).character, u), null);
   assert.equal((await hover(pos(text, at['3']).line, pos(text, at['3']).character, u))!.contents.value.split('\n')[0], '**param** `M` = `4096`');
+});
+
+test('tensor-core example: the element types, the schedule, and every step (transform ops and resources) through the server', async () => {
+  const src = readFileSync('examples/gemm-tensorcore.layout', 'utf8');
+  const u = c.uri('gemm-tensorcore.layout');
+  await c.open(u, src);
+  const file = parse(src).file;
+  const decl = file.decls.find((d) => d.kind === 'Schedule') as ScheduleDecl;
+  const at = (offset: number) => hover(pos(src, offset).line, pos(src, offset).character, u);
+  assert.deepEqual(await at(decl.types!.range.start + 1), {
+    contents: { kind: 'markdown', value: '**element types**: `f16` x `f16` -> `f32`\n\nthe input operands\' type, then the output\'s (the accumulator); every shared-memory, copy and register figure uses these widths\n- `f16`: 16-bit IEEE half\n- `f32`: 32-bit IEEE float' },
+    range: { start: pos(src, decl.types!.range.start), end: pos(src, decl.types!.range.end) },
+  });
+  assert.equal((await at(decl.name.range.start))!.contents.value,
+    '**schedule** `gemm_tc` for `linalg.matmul(M, N, K)` : `f16 x f16 -> f32` on `sm_90`\n\n`C[M x N] = A[M x K] * B[K x N]`\n\nNVIDIA Hopper (H100/H200, sm_90)\n\n'
+    + '11 steps: findOp → tileForGrids → tile → promote → parallelizeForWarps → vectorize → bufferize → mma → asyncCopy → swizzleShared → pipeline');
+  const env = scheduleEnvFromFile(file);
+  const texts: string[] = [];
+  for (const [i, s] of decl.steps.entries()) {
+    const h = await at(s.primitive.range.start + 1);
+    const expected = describeStep(decl, i, env);
+    assert.deepEqual(h, { contents: { kind: 'markdown', value: expected }, range: { start: pos(src, s.primitive.range.start), end: pos(src, s.primitive.range.end) } });
+    texts.push(expected!);
+  }
+  // resources with the real widths and the transform ops, on the steps that have them
+  assert.match(texts[3], /\n- A: 128 x 32 f16 = 8192 B; copied by 128 threads, 4 x 8 elements each \(8-wide vectors\)\n- B: 32 x 128 f16 = 8192 B; .*\n- shared memory per block: 49152 B \(x 3 stages\) of 49152 B \(48 KB\) static/);
+  assert.match(texts[4], /\n- block: 2 x 2 = 4 warps = 128 threads; block dims \[128, 1, 1\]\n- each warp computes a 64 x 64 tile of C \(f32, kept in registers\)\n- registers per thread \(estimate\): 128 accumulators \(64 x 64 f32 \/ 32 lanes\) \+ 32 A \+ 32 B fragments \+ 50 = 242 of 255\n/);
+  assert.match(texts[7], /mma\.sync m16n8k16 \(nvgpu\.mma\.sync, A\/B fragments by nvgpu\.ldmatrix\): f16 x f16 -> f32; 64 per warp per K tile\n/);
+  assert.match(texts[7], /Becomes: .*`transform\.apply_patterns\.gpu\.unroll_vectors_subgroup_mma`.*`transform\.apply_registered_pass "convert-vector-to-gpu"`$/);
+  assert.match(texts[8], /\n- A: 128 threads x 4 cp\.async of 16 B per K tile\n- B: 128 threads x 4 cp\.async of 16 B per K tile\n\nBecomes: `transform\.nvgpu\.create_async_groups \{bypass_l1\}`$/);
+  assert.match(texts[9], /Becomes: `transform\.apply_registered_pass "nvgpu-optimize-shared-memory"`$/);
+  assert.match(texts[10], /\n- 3 stages: 3 x 16384 B = 49152 B of shared memory per block\n\nBecomes: `transform\.nvgpu\.pipeline_shared_memory_copies \{depth, peel_epilogue\}`$/);
 });

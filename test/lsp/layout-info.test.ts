@@ -16,7 +16,7 @@ import { LayoutDocument } from '../../server/src/service/document.js';
 import { modelOfDecl } from '../../server/src/service/elaboration.js';
 import { hover } from '../../server/src/service/hover.js';
 import { queryHover } from '../../server/src/service/layout-info.js';
-import { inlayHints, queriesIn } from '../../server/src/service/inlay-hints.js';
+import { inlayHints, LINE_BUDGET, queriesIn, shortLabel } from '../../server/src/service/inlay-hints.js';
 import { defaultSettings, type Settings } from '../../server/src/service/settings.js';
 import { picture } from '../../server/src/service/picture.js';
 import { generate } from '../../bench/parse.js';
@@ -74,15 +74,17 @@ writeFileSync(join(dir, 'small.layout'), small);
 
 const files = [join(dir, 'small.layout'), ...readdirSync(examples).filter((f) => f.endsWith('.layout')).map((f) => join(examples, f))];
 
-test('a query hover shows exactly what `layout expr` prints, in every language', () => {
+test('a query hover shows exactly what `layout expr` prints, in its kernel\'s language (else the setting\'s)', () => {
   let compared = 0;
   for (const file of files) {
     const doc = new LayoutDocument('file:///x.layout', 1, readFileSync(file, 'utf8'));
-    for (const { q, src } of queries(doc)) {
-      for (const lang of LANGS) {
-        const md = queryHover(doc, q, settingsIn(lang)) ?? '';
+    for (const { q, src, kernel } of queries(doc)) {
+      for (const setting of LANGS) {
+        // C in a CUDA kernel, Triton in a Triton kernel: what the generated file holds
+        const lang = kernel.target?.value === 'cuda' ? 'c' : kernel.target?.value === 'triton' ? 'triton' : setting;
+        const md = queryHover(doc, q, settingsIn(setting)) ?? '';
         const want = cli(file, src, lang);
-        const where = `${file}: ${src} in ${lang}`;
+        const where = `${file}: ${src} in ${lang} (setting ${setting})`;
         assert.ok(md.startsWith(`**query** \`${src}\``), `${where}: ${md}`);
         if (want.startsWith('error: ')) assert.equal(md, `**query** \`${src}\`\n\ncannot generate code: ${want.slice(7)}`, where);
         else assert.deepEqual(fenced(md), [want], where);
@@ -97,14 +99,14 @@ test('a bound name shows its own result; the header names the bindings', () => {
   const doc = new LayoutDocument('file:///x.layout', 1, small);
   const file = join(dir, 'small.layout');
   const at = (s: string, k = 0) => small.indexOf(s) + k;
-  // 4 results, one name: the hover on the name shows them all, unnamed
+  // 4 results, one name: the hover on the name shows them all, unnamed (in the kernel's Triton, whatever the setting)
   assert.equal(hover(doc, at('t = A.inv'), settingsIn('python'))!.markdown,
-    `**query** \`A.inv(pid)\` (8 ops, python):\n\n\`\`\`python\n${cli(file, 'A.inv(pid)', 'python')}\n\`\`\``);
-  assert.equal(hover(doc, at('A.inv(pid)', 2), settingsIn('c'))!.markdown.split('\n')[0], '**query** `A.inv(pid)` (8 ops, c):');
+    `**query** \`A.inv(pid)\` (8 ops, triton):\n\n\`\`\`python\n${cli(file, 'A.inv(pid)', 'triton')}\n\`\`\``);
+  assert.equal(hover(doc, at('A.inv(pid)', 2), settingsIn('c'))!.markdown.split('\n')[0], '**query** `A.inv(pid)` (8 ops, triton):');
   assert.equal(hover(doc, at('r, c'), settingsIn('triton'))!.markdown,
     '**query** `R.inv(pid)` → `r` (result 1 of 2, 1 op, triton):\n\n```python\n((pid)//(3))\n```');
-  // MLIR is one block for all results, also on one name
-  assert.deepEqual(fenced(hover(doc, at('r, c', 3), settingsIn('mlir'))!.markdown), [cli(file, 'R.inv(pid)', 'mlir')]);
+  // in a CUDA kernel: C, whatever the setting (issue 10 §6: not Triton's tl.where or Python's //)
+  assert.equal(hover(doc, at('R[i, j] + 1', 1), settingsIn('mlir'))!.markdown, `**query** \`R[i, j]\` (2 ops, c):\n\n\`\`\`c\n${cli(file, 'R[i, j]', 'c')}\n\`\`\``);
 });
 
 test('lets stay by name as in `layout expr`; the hover says what the kernel does with them', () => {
@@ -113,8 +115,8 @@ test('lets stay by name as in `layout expr`; the hover says what the kernel does
   assert.equal(md, '**query** `A[pid_m, k, :, :]` → `offs` (6 ops, triton):\n\n```python\n'
     + 'BK*k + K*(BM*pid_m + ((tl.arange(0, BM))[:, None])) + ((tl.arange(0, BK))[None, :])\n```');
   assert.equal(hover(doc, small.indexOf('u = P'), settingsIn('python'))!.markdown,
-    '**query** `P[i, j]` → `u` (2 ops, python):\n\n```python\ni + j*nb\n```\n\n`nb`: a let that the generated kernel inlines (`layout expr` keeps it by name)');
-  assert.equal(cli(join(dir, 'small.layout'), 'P[i, j]', 'python'), 'i + j*nb');
+    '**query** `P[i, j]` → `u` (2 ops, triton):\n\n```python\ni + j*nb\n```\n\n`nb`: a let that the generated kernel inlines (`layout expr` keeps it by name)');
+  assert.equal(cli(join(dir, 'small.layout'), 'P[i, j]', 'triton'), 'i + j*nb');
   // a built-in template that defines the lets keeps them by name, as the hover shows them
   const mm = readFileSync(join(examples, 'matmul.layout'), 'utf8');
   const mdoc = new LayoutDocument('file:///m.layout', 1, mm);
@@ -147,16 +149,43 @@ test('inlay hints: `layout expr` in the kernel target\'s language', () => {
     const lines = cli(file, q, lang).split('\n');
     return names ? lines.map((l, k) => `${names[k]} = ${l}`).join('; ') : lines.join('; ');
   };
-  assert.deepEqual(hints.map((h) => h.label), [
-    `→ ${full('A[pid_m, k, :, :]', 'triton')}`,
-    `→ ${full('R.inv(pid)', 'triton', ['r', 'c'])}`,
-    `→ ${full('A.inv(pid)', 'triton')}`,
-    `→ ${full('P[i, j]', 'triton')}`,
-    `→ ${full('R[i, j]', 'c')}`,
-    `→ ${full('A.apply(1, 0, i, j)', 'c')}`,
+  // the whole text (the tooltip's first line) is `layout expr`'s, in the kernel target's language
+  assert.deepEqual(hints.map((h) => h.tooltip!.split('\n')[0]), [
+    full('A[pid_m, k, :, :]', 'triton'),
+    full('R.inv(pid)', 'triton', ['r', 'c']),
+    full('A.inv(pid)', 'triton'),
+    full('P[i, j]', 'triton'),
+    full('R[i, j]', 'c'),
+    full('A.apply(1, 0, i, j)', 'c'),
   ]);
+  // the label is that text where the line keeps within LINE_BUDGET columns, else cut
+  hints.forEach((h) => {
+    const text = `→ ${h.tooltip!.split('\n')[0]}`;
+    const line = small.slice(small.lastIndexOf('\n', h.offset - 1) + 1).split('\n')[0];
+    assert.equal(h.label, line.length + text.length <= LINE_BUDGET ? text : text.slice(0, LINE_BUDGET - line.length - 1) + '…', h.tooltip);
+  });
+  assert.equal(hints[0].label, '→ BK*k + K*(BM*pid_m + ((tl.arange(0, BM))[:, None])) + ((tl.arange(0, BK…');
   assert.equal(hints[5].label, '→ K*(BM + i) + j');
   assert.equal(hints[5].tooltip, 'K*(BM + i) + j\n(3 ops)');
+});
+
+test('inlay hints stay short: the line\'s comment stays within LINE_BUDGET columns; else an op count', () => {
+  assert.equal(shortLabel('i + j', 1, 40), '→ i + j');
+  assert.equal(shortLabel('BK*k + K*(BM*pid_m + i) + j', 7, 26), '→ BK*k + K*(BM*pid_m + i)…');
+  assert.equal(shortLabel('BK*k + K*(BM*pid_m + i) + j', 7, 23), '→ 7 ops');
+  assert.equal(shortLabel('x', 1, 0), '→ 1 op');
+  const text = readFileSync(join(examples, 'matmul.layout'), 'utf8');
+  const doc = new LayoutDocument('file:///m.layout', 1, text);
+  const hints = inlayHints(doc, { start: 0, end: text.length }, defaultSettings);
+  // the matmul kernel's lines carry comments: 'pid_m, pid_n = Pid.inv(pid)    # pid: the program id ...'
+  const lineOf = (o: number) => text.slice(text.lastIndexOf('\n', o - 1) + 1).split('\n')[0];
+  assert.deepEqual(hints.map((h) => [lineOf(h.offset).trim().split(' ')[0], h.label]), [
+    ['pid_m,', '→ 16 ops'],
+    ['offset_aptrs', '→ 6 ops'],
+    ['offset_bptrs', '→ BN*pid_n + N*(BK*k + ((tl.arange(0, BK))[:, None])) + ((t…'],
+    ['offset_cptrs', '→ BN*pid_n + N*(BM*pid_m + ((tl.arange(0, BM))[:, None])) +…'],
+  ]);
+  for (const h of hints) assert.ok(lineOf(h.offset).length + h.label.length <= LINE_BUDGET || /ops?$/.test(h.label));
 });
 
 test('the picture uses the same model: its apply is `layout expr`\'s in Python', () => {

@@ -86,7 +86,8 @@ describe('layouts', () => {
     assert.equal((await hover(8, 12))!.contents.value, '**query** `R.inv(pid)` → `r`, `c` (2 ops, triton):\n\n```python\n((pid)//(3))\npid % 3\n```');
     assert.equal((await hover(8, 5))!.contents.value, '**query** `R.inv(pid)` → `c` (result 2 of 2, 1 op, triton):\n\n```python\npid % 3\n```');
     // a query inside an expression (no names), on either bracket, although they touch `R` and `j`
-    const rij = { contents: { kind: 'markdown', value: '**query** `R[i, j]` (2 ops, triton):\n\n```python\n3*i + j\n```' }, range: R(11, 6, 11, 13) };
+    // (in the CUDA kernel `cc`: C, the language of its generated file)
+    const rij = { contents: { kind: 'markdown', value: '**query** `R[i, j]` (2 ops, c):\n\n```c\n3*i + j\n```' }, range: R(11, 6, 11, 13) };
     assert.deepEqual(await hover(11, 7), rij);
     assert.deepEqual(await hover(11, 12), rij);
     assert.equal((await hover(11, 11))!.contents.value.split('\n')[0], '**free index symbol** `j` of kernel `cc`: an input of the generated code, ranging over the dimension it indexes');
@@ -109,8 +110,8 @@ describe('layouts', () => {
     c.changeConfiguration({ hover: { language: 'c' }, inlayHints: { enabled: false } });
     await new Promise((r) => setTimeout(r, 300));
     assert.match((await hover(3, 7))!.contents.value, /\napply `R\[i, j\]` \(2 ops, c\):\n\n```c\n3\*i \+ j\n```\n\ninv `R.inv\(x\)` → `i`, `j` \(2 ops, c\):\n\n```c\n\(\(x\)\/\(3\)\)\nx % 3\n```/);
-    // C has no form for a slice's tl.arange: the hover says so, as `layout expr --lang c` does
-    assert.equal((await hover(7, 4))!.contents.value, '**query** `A[pid_m, k, :, :]`\n\ncannot generate code: tl.arange(...) has no C form');
+    // a query inside a kernel keeps its kernel's language (Triton here), whatever the setting
+    assert.match((await hover(7, 4))!.contents.value, /^\*\*query\*\* `A\[pid_m, k, :, :\]` → `offs` \(6 ops, triton\):\n/);
     assert.deepEqual(await c.request('textDocument/inlayHint', { textDocument: { uri }, range: R(0, 0, 13, 0) }), []);
     c.changeConfiguration({ hover: { language: 'mlir' } });
     await new Promise((r) => setTimeout(r, 300));
@@ -142,5 +143,25 @@ describe('layouts', () => {
     const bad = await c.request<{ error: string }>('layout/picture', { uri, position: { line: 5, character: 8 } });
     assert.match(bad.error, /^layout Bad cannot be evaluated/);
     assert.equal(await c.request('layout/picture', { uri, position: { line: 0, character: 7 } }), null);
+  });
+
+  test('layout/picture: levels, params, and drawing at other params\' values (overrides)', async () => {
+    type P = { logicalDims: number[]; levels?: number[][]; params?: unknown[]; cells: unknown[]; totalCells: number; checkedCells?: number };
+    const a = await c.request<P>('layout/picture', { uri, position: { line: 2, character: 7 } });
+    assert.deepEqual([a.logicalDims, a.levels, a.totalCells, a.checkedCells], [[4, 2, 16, 16], [[4, 2], [16, 16]], 2048, 2048]);
+    assert.deepEqual(a.params, [
+      { name: 'M', value: 64, declared: 64 }, { name: 'K', value: 32, declared: 32 },
+      { name: 'BM', value: 16, declared: 16 }, { name: 'BK', value: 16, declared: 16 },
+    ]);
+    const small = await c.request<P>('layout/picture', { uri, position: { line: 0, character: 0 }, name: 'A', overrides: { M: 8, K: 8, BM: 4, BK: 4 } });
+    assert.deepEqual([small.logicalDims, small.levels, small.totalCells, small.cells.length], [[2, 2, 4, 4], [[2, 2], [4, 4]], 64, 64]);
+    assert.deepEqual(small.params, [
+      { name: 'M', value: 8, declared: 64 }, { name: 'K', value: 8, declared: 32 },
+      { name: 'BM', value: 4, declared: 16 }, { name: 'BK', value: 4, declared: 16 },
+    ]);
+    const wrong = await c.request<{ error: string }>('layout/picture', { uri, position: { line: 0, character: 0 }, name: 'A', overrides: { Q: 1 } });
+    assert.deepEqual(wrong, { error: 'there is no param Q' });
+    const zero = await c.request<{ error: string }>('layout/picture', { uri, position: { line: 0, character: 0 }, name: 'A', overrides: { BM: 0 } });
+    assert.match(zero.error, /^layout A cannot be evaluated with BM = 0: /);
   });
 });

@@ -32,6 +32,7 @@ export function pictureHtml(o: PictureHtmlOptions): string {
 <meta name="viewport" content="width=device-width, initial-scale=1.0">
 <title>Layout picture</title>
 <style nonce="${o.nonce}">
+  [hidden] { display: none !important; }
   body { font-family: var(--vscode-font-family); color: var(--vscode-foreground); background: var(--vscode-editor-background); padding: 8px 12px; }
   h1 { font-size: 1.2em; margin: 4px 0; font-family: var(--vscode-editor-font-family); }
   .bar { display: flex; gap: 6px; flex-wrap: wrap; margin: 6px 0; }
@@ -40,7 +41,13 @@ export function pictureHtml(o: PictureHtmlOptions): string {
   button:disabled { opacity: 0.4; cursor: default; }
   #caption, #expr { font-size: 0.9em; opacity: 0.85; margin: 2px 0; font-family: var(--vscode-editor-font-family); }
   #status { color: var(--vscode-editorWarning-foreground); margin: 4px 0; }
-  #grid { overflow: auto; max-height: calc(100vh - 150px); }
+  #grid { overflow: auto; max-height: calc(100vh - 190px); }
+  #legend { font-size: 0.9em; margin: 2px 0; }
+  #problems { color: var(--vscode-errorForeground); font-size: 0.9em; margin: 2px 0; white-space: pre-line; }
+  select, input { color: var(--vscode-input-foreground); background: var(--vscode-input-background); border: 1px solid var(--vscode-input-border, transparent); padding: 2px 4px; }
+  input { width: 5em; }
+  label { font-size: 0.9em; display: inline-flex; gap: 4px; align-items: center; }
+  #params { display: flex; gap: 8px; flex-wrap: wrap; align-items: center; margin: 6px 0; }
   #tip { position: fixed; white-space: pre; pointer-events: none; padding: 4px 6px; font-family: var(--vscode-editor-font-family);
          background: var(--vscode-editorHoverWidget-background); color: var(--vscode-editorHoverWidget-foreground);
          border: 1px solid var(--vscode-editorHoverWidget-border); }
@@ -51,16 +58,24 @@ export function pictureHtml(o: PictureHtmlOptions): string {
 <div id="status">Waiting for the language server...</div>
 <div class="bar">
   <button id="mode" title="Toggle between logical and physical order">Show physical order</button>
-  <button id="zoomIn" title="Show fewer cells">Zoom in</button>
-  <button id="zoomOut" title="Show more cells (at most 64 x 64)">Zoom out</button>
+  <button id="zoomIn" title="Draw bigger">Zoom in</button>
+  <button id="zoomOut" title="Draw smaller">Zoom out</button>
+  <label>Colour <select id="color" title="What a cell's colour says">
+    <option value="tile">tile</option><option value="level">level</option><option value="order">physical order</option>
+    <option value="thread">thread (mod 32)</option><option value="bank">bank</option>
+  </select></label>
+  <label id="levelBox" hidden>level <select id="level"></select></label>
   <button id="left" title="Pan left">&larr;</button>
   <button id="right" title="Pan right">&rarr;</button>
   <button id="up" title="Pan up">&uarr;</button>
   <button id="down" title="Pan down">&darr;</button>
   <button id="export" title="Save the picture as an SVG file">Export SVG</button>
 </div>
+<div id="params" hidden></div>
 <div id="caption"></div>
 <div id="expr"></div>
+<div id="legend"></div>
+<div id="problems"></div>
 <div id="grid"></div>
 <div id="tip" hidden></div>
 <script nonce="${o.nonce}" src="${attr(o.scriptUri)}"></script>

@@ -1,5 +1,5 @@
 // Messages between the extension (client/src/picture/panel.ts) and the picture webview (client/src/webview/main.ts).
-import type { ViewState } from './model.js';
+import type { ViewState } from '../../../server/src/picture/model.js';
 
 export type ToWebview =
   /** draw this (unchecked) payload; `stale`: it is the last good one, the current text could not be drawn */
@@ -9,6 +9,8 @@ export type ToWebview =
 
 export type ToExtension =
   | { type: 'ready' }
-  | { type: 'rendered'; drawn: number; view: ViewState; title: string }
+  | { type: 'rendered'; drawn: number; view: ViewState; title: string; caption: string; legend: string; problems: string[] }
   | { type: 'view'; view: ViewState }
-  | { type: 'exportSvg'; view: ViewState };
+  | { type: 'exportSvg'; view: ViewState }
+  /** draw again with these params' values (`{}`: the declared values) */
+  | { type: 'params'; overrides: Record<string, number> };

@@ -4,8 +4,9 @@ import * as vscode from 'vscode';
 import { randomBytes } from 'node:crypto';
 import { PICTURE_REQUEST } from '../../../server/src/lsp/protocol.js';
 import type { LayoutPicture, PictureParams } from '../../../server/src/lsp/protocol.js';
-import { buildModel, checkPicture, clampView, initialView, toSvg } from './model.js';
-import type { ViewState } from './model.js';
+import { buildModel, checkPicture, clampView, initialView } from '../../../server/src/picture/model.js';
+import type { ViewState } from '../../../server/src/picture/model.js';
+import { toSvg } from '../../../server/src/picture/svg.js';
 import { pictureHtml } from './html.js';
 import type { ToExtension, ToWebview } from './messages.js';
 import { notify } from '../notify.js';
@@ -22,7 +23,7 @@ export type PictureRequester = (method: string, params: PictureParams) => Promis
 export interface PictureState {
   title: string;
   /** what the webview last reported drawing */
-  rendered?: { drawn: number; view: ViewState; title: string };
+  rendered?: { drawn: number; view: ViewState; title: string; caption: string; legend: string; problems: string[] };
   /** the last status text sent to the webview */
   status: string;
   picture?: LayoutPicture;
@@ -37,6 +38,8 @@ interface Target {
   offset: number;
   /** the layout's name once the server told it */
   name?: string;
+  /** params' values to draw with instead of the declared ones */
+  overrides?: Record<string, number>;
 }
 
 export class PicturePanel implements vscode.Disposable {
@@ -53,10 +56,13 @@ export class PicturePanel implements vscode.Disposable {
   readonly onDidRender = this.renderedEmitter.event;
   readonly state: PictureState = { title: '', status: '', requests: 0 };
 
-  /** Shows (or retargets) the panel for the layout `name` (when given) or else the one at `position` of `doc`. */
-  static show(ext: vscode.Uri, request: PictureRequester, log: vscode.LogOutputChannel, doc: vscode.TextDocument, position: vscode.Position, name?: string): PicturePanel {
+  /**
+   * Shows (or retargets) the panel for the layout `name` (when given) or else the one at `position` of `doc`;
+   * `overrides`: params' values to draw with.
+   */
+  static show(ext: vscode.Uri, request: PictureRequester, log: vscode.LogOutputChannel, doc: vscode.TextDocument, position: vscode.Position, name?: string, overrides?: Record<string, number>): PicturePanel {
     const p = PicturePanel.current ?? new PicturePanel(ext, request, log);
-    p.target = { uri: doc.uri, offset: doc.offsetAt(position), ...(name ? { name } : {}) };
+    p.target = { uri: doc.uri, offset: doc.offsetAt(position), ...(name ? { name } : {}), ...(overrides ? { overrides } : {}) };
     p.picture = undefined;
     p.panel.reveal(vscode.ViewColumn.Beside, true);
     void p.refresh();
@@ -117,8 +123,13 @@ export class PicturePanel implements vscode.Disposable {
       this.view = m.view;
     } else if (m.type === 'rendered') {
       this.view = m.view;
-      this.state.rendered = { drawn: m.drawn, view: m.view, title: m.title };
+      this.state.rendered = { drawn: m.drawn, view: m.view, title: m.title, caption: m.caption, legend: m.legend, problems: m.problems };
       this.renderedEmitter.fire(this.state);
+    } else if (m.type === 'params') {
+      if (this.target) {
+        this.target.overrides = m.overrides;
+        void this.refresh();
+      }
     } else if (m.type === 'exportSvg') {
       this.view = m.view;
       void this.exportSvg();
@@ -145,7 +156,8 @@ export class PicturePanel implements vscode.Disposable {
     this.state.requests++;
     const doc = vscode.workspace.textDocuments.find((d) => d.uri.toString() === t.uri.toString());
     const pos = doc ? doc.positionAt(t.offset) : new vscode.Position(0, 0);
-    const params: PictureParams = { uri: t.uri.toString(), position: { line: pos.line, character: pos.character }, ...(t.name ? { name: t.name } : {}) };
+    const over = t.overrides && Object.keys(t.overrides).length ? { overrides: t.overrides } : {};
+    const params: PictureParams = { uri: t.uri.toString(), position: { line: pos.line, character: pos.character }, ...(t.name ? { name: t.name } : {}), ...over };
     this.state.lastRequest = params;
     let result: unknown;
     try {
@@ -197,7 +209,7 @@ export class PicturePanel implements vscode.Disposable {
   svg(): string | undefined {
     if (!this.picture) return undefined;
     const view = clampView(this.picture, this.view);
-    return toSvg(buildModel(this.picture, view), this.picture);
+    return toSvg(buildModel(this.picture, view), this.picture, { heading: true, view });
   }
 
   /** Writes the SVG to `dest`, or asks where (a save dialog) when it is not given. Returns the file written. */

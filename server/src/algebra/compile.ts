@@ -217,6 +217,27 @@ function build(x: Expr, go: (x: Expr) => NumFn, slotOf: ReadonlyMap<string, numb
       const o = go(x.otherwise);
       return (v) => (c(v) !== 0 ? t(v) : o(v));
     }
+    case 'bit': {
+      const a = go(x.a);
+      const b = go(x.b);
+      const op = x.op;
+      // exact on safe integers: 32-bit operands use JS operators, larger ones go through bigint
+      const small = (n: number) => n >= -(2 ** 31) && n < 2 ** 31;
+      return (v) => {
+        const p = a(v);
+        const q = b(v);
+        if (op === 'shl' || op === 'shr') {
+          if (q < 0) throw new EvalError(`negative shift amount ${q}`);
+          const r = op === 'shl' ? p * 2 ** q : Math.floor(p / 2 ** q);
+          if (!Number.isSafeInteger(r)) big(r, 'a shift');
+          return r;
+        }
+        if (small(p) && small(q)) return op === 'xor' ? p ^ q : op === 'and' ? p & q : p | q;
+        const P = BigInt(p);
+        const Q = BigInt(q);
+        return Number(op === 'xor' ? P ^ Q : op === 'and' ? P & Q : P | Q);
+      };
+    }
   }
   throw new AlgebraError(`cannot compile an expression of kind ${(x as Expr).kind}`);
 }

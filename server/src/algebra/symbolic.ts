@@ -3,7 +3,7 @@
 // docs/algebra.md ("Assumptions"). Results assume what LEGO assumes: every index lies in its
 // dimension's range, and the sizes of the chain agree (checks.ts reports when they do not).
 import {
-  and, arange, BudgetError, cmp, countOps, evaluate, freeSymbols, int, mod, select, simplify, substitute, sym, withBudget,
+  add, and, arange, broadcastAranges, BudgetError, cmp, countOps, evaluate, floorDiv, freeSymbols, hasArange, int, mod, mul, select, simplifyAll, sub, substitute, sym, withBudget,
   type Expr, type Facts,
 } from '../expr/index.js';
 import { DigitOps, type Digit, type Radix } from './digits.js';
@@ -19,6 +19,8 @@ export interface SliceKey {
   readonly slice: true;
   readonly start?: DimLike;
   readonly stop?: DimLike;
+  /** every step-th index from start (a positive integer expression; default 1) */
+  readonly step?: DimLike;
 }
 /** A key item: an expression (assumed in range), a free index name, an integer, or a slice. */
 export type KeyItem = Expr | string | number | bigint | SliceKey;
@@ -47,8 +49,8 @@ export interface SymContext {
   readonly budget?: number;
 }
 
-export function slice(start?: DimLike, stop?: DimLike): SliceKey {
-  return { slice: true, ...(start !== undefined ? { start } : {}), ...(stop !== undefined ? { stop } : {}) };
+export function slice(start?: DimLike, stop?: DimLike, step?: DimLike): SliceKey {
+  return { slice: true, ...(start !== undefined ? { start } : {}), ...(stop !== undefined ? { stop } : {}), ...(step !== undefined ? { step } : {}) };
 }
 
 /** `L[key]`: the simplified physical flat index (ExpandBy: a select giving -1 on padding). */
@@ -75,7 +77,9 @@ function applySymUnbudgeted(L: Layout, key: readonly KeyItem[], ctx: SymContext)
   if (key.length !== ds.length) throw new AlgebraError(`the layout has ${ds.length} dimensions, the key ${key.length} items`);
   const w = new Walk(ctx, [L, ...key.filter(isExprItem)]);
   // one slice gives a 1-D range: broadcasting only matters when ranges combine (docs/algebra.md)
-  const r = key.filter((k) => typeof k === 'object' && 'slice' in k).length > 1 ? sliceRank(L) : 1;
+  // a key item with a range inside (`2 * (0:8)`) is broadcast like a slice
+  const ranged = (k: KeyItem) => typeof k === 'object' && ('slice' in k || hasArange(k));
+  const r = key.filter(ranged).length > 1 ? sliceRank(L) : 1;
   const coords: Digit[] = key.map((k, pos) => w.keyDigit(k, pos, ds[pos], r));
   const e = w.applyLayout(L, coords);
   return w.finish(e);
@@ -90,7 +94,7 @@ function invSymUnbudgeted(L: Layout, x: Expr | string, ctx: SymContext): Expr[] 
   const w = new Walk(ctx, [L, ...(typeof x === 'string' ? [] : [x])]);
   const ext = extent(L);
   const xe = w.index(typeof x === 'string' ? sym(x) : x, int(0), ext);
-  return w.invLayout(L, w.ops.leaf(xe, ext)).map((d) => w.finish(w.ops.value(d)));
+  return w.finishAll(w.invLayout(L, w.ops.leaf(xe, ext)).map((d) => w.ops.value(d)));
 }
 
 function isExprItem(k: KeyItem): k is Expr {
@@ -149,16 +153,29 @@ class Walk {
     this.dimsSeen.push(dim);
     if (typeof k === 'number' || typeof k === 'bigint') return this.ops.leaf(int(k), dim);
     if (typeof k === 'string') return this.ops.leaf(this.index(sym(k), int(0), dim), dim);
+    const bcast = r > 1 ? { axis: pos % r, rank: r } : undefined;
     if ('slice' in k) {
       const start = k.start === undefined ? int(0) : toExpr(k.start);
       const stop = k.stop === undefined ? dim : toExpr(k.stop);
-      const a = arange(start, stop, r > 1 ? { axis: pos % r, rank: r } : undefined);
+      const step = k.step === undefined ? int(1) : toExpr(k.step);
+      // a step slice a:b:s is a + s * arange(0, ceil((b - a) / s)), in [a, b)
+      const a = step.kind === 'int' && step.value === 1n
+        ? arange(start, stop, bcast)
+        : add(start, mul(step, arange(int(0), this.count(start, stop, step), bcast)));
       const p = this.fresh();
       this.ranges.set(p, { lo: start, hi: stop });
       this.back.set(p, a);
       return this.ops.leaf(sym(p), dim);
     }
-    return this.ops.leaf(this.index(k, int(0), dim), dim);
+    const item = bcast && hasArange(k) ? broadcastAranges(k, bcast) : k;
+    return this.ops.leaf(this.index(item, int(0), dim), dim);
+  }
+
+  /** ceil((stop - start) / step), simplified with the size symbols positive (a tl.arange bound) */
+  private count(start: Expr, stop: Expr, step: Expr): Expr {
+    const n = floorDiv(add(sub(stop, start), sub(step, int(1))), step);
+    const positive = new Set([...freeSymbols(n)].filter((s) => !this.ranges.has(s)));
+    return simplifyAll([n], { ranges: this.ranges, positive })[0];
   }
 
   private rad(e: Expr): Radix {
@@ -290,13 +307,18 @@ class Walk {
   }
 
   finish(e: Expr): Expr {
-    let out = e;
+    return this.finishAll([e])[0];
+  }
+
+  /** finish for several expressions (the coordinates of an inv), one simplifier per pass */
+  finishAll(es: readonly Expr[]): Expr[] {
+    let outs = [...es];
     if (!this.ctx.raw) {
-      const s = simplify(e, this.facts([]));
-      out = countOps(s) <= countOps(e) ? s : e;
+      const ss = simplifyAll(es, this.facts([]));
+      outs = es.map((e, k) => (countOps(ss[k]) <= countOps(e) ? ss[k] : e));
     }
-    if (!this.back.size) return out;
-    const placed = substitute(out, this.back, { keepNonneg: true });
+    if (!this.back.size) return outs;
+    const placed = outs.map((o) => substitute(o, this.back, { keepNonneg: true }));
     if (this.ctx.raw || !this.factsReach()) return placed;
     // stated facts about the symbols inside an index expression (`assume tid < T * T`): also
     // simplify with the expressions in place, each known to lie in its range, and keep the
@@ -307,8 +329,8 @@ class Walk {
       if (x.kind !== 'arange') rel.push(cmp('>=', x, r.lo), cmp('<', x, r.hi));
     }
     const base = this.facts([]);
-    const inPlace = simplify(placed, { ...base, relations: [...(base.relations ?? []), ...rel] });
-    return countOps(inPlace) <= countOps(placed) ? inPlace : placed;
+    const inPlace = simplifyAll(placed, { ...base, relations: [...(base.relations ?? []), ...rel] });
+    return placed.map((p, k) => (countOps(inPlace[k]) <= countOps(p) ? inPlace[k] : p));
   }
 
   /** true when a stated relation names a symbol of a substituted index expression */
@@ -341,7 +363,7 @@ function floorDivs(e: Expr): [Expr, Expr][] {
     switch (x.kind) {
       case 'add': x.terms.forEach(walk); break;
       case 'mul': x.factors.forEach(walk); break;
-      case 'floordiv': case 'mod': walk(x.a); walk(x.b); break;
+      case 'floordiv': case 'mod': case 'bit': walk(x.a); walk(x.b); break;
       case 'min': case 'max': case 'and': case 'or': x.args.forEach(walk); break;
       case 'select': walk(x.cond); walk(x.then); walk(x.otherwise); break;
       case 'cmp': walk(x.lhs); break;

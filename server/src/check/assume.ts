@@ -5,14 +5,15 @@
 // "Facts"), and are checked where they can be:
 // - `assume/not-a-condition`: the fact is not a comparison (e.g. `assume T`);
 // - `assume/false`: a fact over params (and lets) only is false at the param values or for a
-//   tuning candidate (one param varied at a time, as the other checks do), or a stated range
-//   `s < hi` (`lo <= s`) is empty there.
+//   combination of tuning candidates it depends on (check/scenario.ts, as the other checks do),
+//   or a stated range `s < hi` (`lo <= s`) is empty there.
 // Free names in a fact are index symbols (as inside `L[...]`): integers, and an index symbol
 // bounded above by a fact ranges from 0, or from its stated lower bound.
 import type * as ast from '../../../grammar/src/ast.js';
 import * as X from '../expr/index.js';
 import type { Elaborator } from './elaborate.js';
 import type { Model } from './elaborate-model.js';
+import { Scenarios, type Scenario } from './scenario.js';
 
 /** The facts of one scope: ranges `lo <= s < hi` of index symbols, and other relations (0/1 expressions). */
 export interface FactSet {
@@ -118,9 +119,9 @@ function rangeFact(el: Elaborator, f: ast.Expr): { name: string; lo?: X.Expr; hi
 }
 
 /**
- * Evaluates a condition over params and lets at the param values and for every tuning candidate
- * (one param at a time); reports the first scenario where it is false. Conditions that name
- * index symbols are not checked.
+ * Evaluates a condition over params and lets at the param values and at the combinations of the
+ * tuning candidates it depends on (check/scenario.ts, the policy of every check); reports the first
+ * scenario where it is false. Conditions that name index symbols are not checked.
  */
 function checkCondition(el: Elaborator, f: ast.Expr, cond: X.Expr, what: string): void {
   const model = el.model;
@@ -130,32 +131,17 @@ function checkCondition(el: Elaborator, f: ast.Expr, cond: X.Expr, what: string)
     if (!used.length) break;
     c = X.substitute(c, new Map(used.map((s) => [s, model.defs.get(s)!])));
   }
-  const syms = [...X.freeSymbols(c)];
+  const syms = [...X.freeSymbols(c)].sort();
   if (!syms.every((s) => model.params.get(s)?.value !== undefined)) return;
-  const base = new Map<string, bigint>();
-  for (const [n, p] of model.params) if (p.value !== undefined) base.set(n, p.value);
-  const holds = (env: Map<string, bigint>): boolean | undefined => {
-    try {
-      return X.evaluate(c, env) !== 0n;
-    } catch {
-      return undefined;
-    }
-  };
-  const at = (env: Map<string, bigint>) => syms.sort().map((s) => `${s} = ${env.get(s)}`).join(', ');
-  if (holds(base) === false) {
-    el.report('assume/false', f.range, `${what} at the param values (${at(base)})`);
+  const scenarios = new Scenarios(model);
+  const at = (sc: Scenario) => syms.map((s) => `${s} = ${sc.env.get(s)}`).join(', ');
+  for (const sc of scenarios.for([c]).scenarios) {
+    if (scenarios.evaluate(c, sc) !== 0n) continue;
+    const changed = [...sc.changed].map(([p, v]) => `${p} = ${v.value}`);
+    const where = changed.length === 0 ? 'at the param values'
+      : changed.length === 1 ? `for the tuning candidate ${changed[0]}` : `for the tuning candidates ${changed.join(' and ')}`;
+    el.report('assume/false', f.range, `${what} ${where} (${at(sc)})`);
     return;
-  }
-  for (const s of syms) {
-    const p = model.params.get(s)!;
-    for (const v of p.candidates) {
-      if (v === p.value) continue;
-      const env = new Map(base).set(s, v);
-      if (holds(env) === false) {
-        el.report('assume/false', f.range, `${what} for the tuning candidate ${s} = ${v} (${at(env)})`);
-        return;
-      }
-    }
   }
 }
 

@@ -239,14 +239,17 @@ function groupBy(el: Elaborator, lv: X.Expr[][], chain: A.OrderBy[], node: ast.C
 
 function tileBy(el: Elaborator, chain: A.OrderBy[], lv: X.Expr[][], node: ast.Call | ast.MethodCall, levelArgs: ast.Expr[]): A.TileBy {
   const levels = levelArgs.map((a) => ({ node: a, items: isListNode(a) ? a.items : [] }));
-  if (node.kind === 'MethodCall') {
-    // a division that is an item of the outermost level: the tile rule offers to pad it with ExpandBy
-    const level0 = levels[0]?.items ?? [];
-    for (const d of el.model.divisions) {
-      const k = level0.indexOf(d.node);
-      if (k >= 0) d.tileBy = { call: node, dim: k };
+  // a division that is an item of the outermost level: the tile rule offers to pad it with ExpandBy
+  const divs = el.model.divisions;
+  (levels[0]?.items ?? []).forEach((item, k) => {
+    if (item.kind !== 'Binary' || item.op !== '/') return;
+    for (let j = divs.length - 1; j >= 0; j--) {
+      if (divs[j].node === item) {
+        divs[j].tileBy = { call: node, dim: k };
+        break;
+      }
     }
-  }
+  });
   return el.origin(A.TileBy(chain, lv), { kind: 'tile', node, decl: el.current, levels });
 }
 
@@ -291,6 +294,7 @@ export function methodValue(el: Elaborator, m: ast.MethodCall): Val {
     const near = METHODS.filter((x) => editDistance(x.toLowerCase(), name.toLowerCase()) <= 2);
     el.report('elab/unknown-method', m.method.range,
       `.${name}(...) is not a layout method${near.length ? ` (did you mean .${near[0]}?)` : ''}; the methods are ${METHODS.map((x) => `.${x}`).join(', ')}`);
+    if (near.length) el.diagnostics[el.diagnostics.length - 1].fixes = [{ title: `Change to '${near[0]}'`, edits: [{ range: m.method.range, newText: near[0] }] }];
     return BAD;
   }
   if (recv.k === 'bad') {
@@ -366,6 +370,8 @@ function useQuery(el: Elaborator, node: ast.IndexExpr | ast.MethodCall, kind: 'a
   el.model.queryUses.push({ node, kind, layout, layoutName: nameOf(node.receiver), indices, indicesRange, decl: el.current });
 }
 
+import { stepOf } from './ranges.js';
+
 function keyItem(el: Elaborator, k: ast.Expr | ast.Slice): A.KeyItem | undefined {
   return el.inRole('index', () => keyItemInner(el, k));
 }
@@ -374,8 +380,9 @@ function keyItemInner(el: Elaborator, k: ast.Expr | ast.Slice): A.KeyItem | unde
   if (k.kind === 'Slice') {
     const start = k.start ? el.int(k.start) : undefined;
     const stop = k.stop ? el.int(k.stop) : undefined;
-    if ((k.start && !start) || (k.stop && !stop)) return undefined;
-    return A.slice(start, stop);
+    const step = k.step ? stepOf(el, k.step) : undefined;
+    if ((k.start && !start) || (k.stop && !stop) || (k.step && !step)) return undefined;
+    return A.slice(start, stop, step);
   }
   if (k.kind === 'Name' && isFree(el, k)) {
     el.model.values.set(k, { k: 'int', e: X.sym(k.name) });

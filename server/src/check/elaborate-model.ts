@@ -77,8 +77,8 @@ export interface Division {
   decl: ast.Decl;
   left: X.Expr;
   right: X.Expr;
-  /** the item of the outermost level of this TileBy method call that is the division, if any */
-  tileBy?: { call: ast.MethodCall; dim: number };
+  /** set when the division is item `dim` of the outermost level of this TileBy (either spelling) */
+  tileBy?: { call: ast.Call | ast.MethodCall; dim: number };
 }
 
 /** A query as written (recorded even when its indices do not elaborate): what the query checks read. */

@@ -14,6 +14,7 @@ import * as A from '../algebra/index.js';
 import * as X from '../expr/index.js';
 import { callValue, indexValue, methodValue, oversize } from './elaborate-calls.js';
 import { elaborateAssume, elaborateWhere } from './assume.js';
+import { rangeValue } from './ranges.js';
 import { BAD, describe, emptyModel, layoutOfVal, type DivisionRole, type KernelModel, type Origin, type LayoutModel, type LetModel, type Model, type ParamModel, type PermModel, type Query, type Val } from './elaborate-model.js';
 
 export * from './elaborate-model.js';
@@ -264,6 +265,7 @@ export class Elaborator {
       case 'Call': return callValue(this, e);
       case 'MethodCall': return methodValue(this, e);
       case 'Index': return indexValue(this, e);
+      case 'Range': return rangeValue(this, e);
     }
   }
 
@@ -323,7 +325,25 @@ export class Elaborator {
       }
       case 'and': return { k: 'int', e: X.and(a, b) };
       case 'or': return { k: 'int', e: X.or(a, b) };
+      case '^': return { k: 'int', e: X.bit('xor', a, b) };
+      case '&': return { k: 'int', e: X.bit('and', a, b) };
+      case '|': return { k: 'int', e: X.bit('or', a, b) };
+      case '<<': case '>>': {
+        if (this.isNegativeHere(b)) {
+          this.report('elab/eval-error', e.right.range, `negative shift amount: this is below 0 at the param values`);
+          return BAD;
+        }
+        return { k: 'int', e: X.bit(e.op === '<<' ? 'shl' : 'shr', a, b) };
+      }
       default: return { k: 'int', e: X.cmp(e.op, a, b) };
+    }
+  }
+
+  private isNegativeHere(b: X.Expr): boolean {
+    try {
+      return X.evaluate(b, this.model.env) < 0n;
+    } catch {
+      return false;
     }
   }
 

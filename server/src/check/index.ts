@@ -7,6 +7,7 @@ import { parse, resolve, type LineIndex, type Resolution, type ast, type Diagnos
 import { runRules, type RuleOptions } from './rules/index.js';
 import { elaborate, type ElaborateOptions, type Model } from './elaborate.js';
 import { checkSchedule, scheduleEnvOf } from './schedule/index.js';
+import { linearDiagnostics } from './linear.js';
 
 /** Options of `analyze`; each stage reads the ones it knows. */
 export interface AnalyzeOptions extends RuleOptions, ElaborateOptions {
@@ -32,7 +33,8 @@ export function analyze(text: string, options: AnalyzeOptions = {}): Analysis {
   const elab = elaborate(parsed.file, resolution, options);
   const checked = runRules({ text, file: parsed.file, resolution, model: elab.model }, options);
   const schedules = scheduleDiagnostics(parsed.file, elab.model, resolution, options);
-  const diagnostics = [...parsed.diagnostics, ...resolution.diagnostics, ...elab.diagnostics, ...checked.diagnostics, ...schedules];
+  const linear = linearDiagnostics(parsed.file, resolution, elab.model);
+  const diagnostics = [...parsed.diagnostics, ...resolution.diagnostics, ...elab.diagnostics, ...checked.diagnostics, ...schedules, ...linear];
   diagnostics.sort((a, b) => a.range.start - b.range.start || a.range.end - b.range.end);
   return { file: parsed.file, diagnostics, resolution, model: elab.model, lines: parsed.lines, cancelled: checked.cancelled };
 }

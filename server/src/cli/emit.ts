@@ -1,6 +1,7 @@
-// `layout emit FILE [--kernel NAME | --schedule NAME] --target cuda|triton|mlir --out DIR`
+// `layout emit FILE [--kernel NAME | --schedule NAME] --target cuda|triton|mlir --out DIR|-`
 //
-// Generates code from a .layout file and writes it under DIR; prints each file it wrote, and the
+// Generates code from a .layout file and writes it under DIR (or prints it: `--out -`, several files each
+// after a `==> NAME <==` line); prints each file it wrote, and the
 // diagnostics (as `path:line:col: severity: message [code]`, like `layout check`) when it cannot. Exit status: 0 when
 // every requested file was written, 1 on diagnostics or refused writes, 2 on usage errors.
 //
@@ -14,6 +15,8 @@ import { LineIndex } from '../../../grammar/src/index.js';
 import { blockTarget, buildEmitModel, emitBlock, emitFile, planEmit, type EmitTarget } from '../codegen/index.js';
 import { formatLine, toJson } from './check.js';
 import { templateReaderWithin } from '../service/kernel-checks.js';
+import { CliFailure } from './load-model.js';
+import { gpuTargetOption } from './options.js';
 import { writeFileAtomic } from '../service/write-file.js';
 import { analyze } from '../check/index.js';
 import { emitBlockers, forcedHeader, prependHeader } from '../codegen/gate.js';
@@ -35,6 +38,8 @@ export interface EmitCliOptions {
 export interface CliIo {
   out: (line: string) => void;
   err: (line: string) => void;
+  /** raw text to standard output (`--out -`); process.stdout by default */
+  write?: (text: string) => void;
   cwd: string;
 }
 
@@ -57,6 +62,13 @@ export function runEmit(file: string, opts: EmitCliOptions, io: CliIo): number {
   if (!opts.out) {
     io.err('layout: give --out DIR');
     return 2;
+  }
+  try {
+    gpuTargetOption(opts.gpuTarget);
+  } catch (e) {
+    if (!(e instanceof CliFailure)) throw e;
+    io.err(`layout: ${e.message}`);
+    return e.status;
   }
   const path = nodePath.resolve(io.cwd, file);
   let text: string;
@@ -112,6 +124,13 @@ export function runEmit(file: string, opts: EmitCliOptions, io: CliIo): number {
     ? result.files.map((f) => ({ ...f, content: prependHeader(f.content, forcedHeader(f.relPath, blockers.map(where))) }))
     : result.files;
   if (blockers.length > 0) io.err(`layout: --force: emitting despite ${blockers.length} error${blockers.length === 1 ? '' : 's'}; the files say so in their first lines`);
+  if (opts.out === '-') {
+    // standard output: the file's text; several files each after a `==> NAME <==` line (as `head` does)
+    const several = files.length > 1;
+    const write = io.write ?? ((t: string) => process.stdout.write(t));
+    files.forEach((f, i) => write(`${several ? `${i > 0 ? '\n' : ''}==> ${f.relPath} <==\n` : ''}${f.content}`));
+    return 0;
+  }
   const plan = planEmit(files, { outDir: nodePath.resolve(io.cwd, opts.out) });
   for (const r of plan.refused) io.err(`layout: refused ${r.relPath}: ${r.reason}`);
   let failed = plan.refused.length;
@@ -143,14 +162,15 @@ export function registerEmit(program: Command): void {
     .option('--kernel <name>', 'emit only this kernel block')
     .option('--schedule <name>', 'emit only this schedule block (MLIR)')
     .option('--target <target>', 'cuda, triton or mlir: emit every block for this target (with --kernel/--schedule: check the block targets it)')
-    .option('--out <dir>', 'folder to write the files into (created if missing)')
+    .option('--out <dir>', "folder to write the files into (created if missing), or '-' for standard output")
     .option('--force', 'emit even when the blocks or what they depend on have errors (the files are marked)')
-    .option('--gpu-target <sm>', 'GPU for schedules without an `on` clause (sm_80, sm_90, ...)')
+    .option('--gpu-target <sm>', 'GPU for schedules without an `on` clause (sm_80, sm_86, sm_89, sm_90 or cpu)')
     .option('--root <dir>', 'folder template files must stay inside (default: the working directory, or the file\'s folder when the file is outside it)')
     .action((file: string, opts: EmitCliOptions) => {
       const code = runEmit(file, opts, {
         out: (l) => process.stdout.write(l + '\n'),
         err: (l) => process.stderr.write(l + '\n'),
+        write: (t) => process.stdout.write(t),
         cwd: process.cwd(),
       });
       process.exitCode = code;

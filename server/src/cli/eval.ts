@@ -1,8 +1,8 @@
 // `layout eval FILE LAYOUT (--apply I,J,... | --inv X | --table) [--json] [--set NAME=VALUE]...`:
 // evaluates a layout numerically at the params' values. `--apply 4,2` prints the physical flat
 // index (`15`), `--inv 15` the logical index (`4,2`), `--table` the whole apply table (one line
-// per run of the last dimension; with --json one array in row-major order of the logical
-// index space). Errors: one line on stderr; exit 2 for usage, 1 for an error.
+// per run of the last dimension; with --json `{"shape": [logical dims], "table": [...]}`, the
+// table in row-major order of the logical index space). Errors: one line on stderr; exit 2 for usage, 1 for an error.
 import type { Command } from 'commander';
 import * as A from '../algebra/index.js';
 import { CliFailure, firstError, guarded, loadModel, type CliIo } from './load-model.js';
@@ -44,9 +44,9 @@ export function runEval(file: string, name: string, opts: EvalOptions, io: CliIo
         io.out(opts.json ? `${JSON.stringify(idx.map(Number))}\n` : `${idx.join(',')}\n`);
       } else {
         const t = A.applyTable(m.layout, env);
-        if (opts.json) io.out(`${JSON.stringify(t)}\n`);
+        const dims = A.dims(m.layout).map((d) => A.evalDim(d, env));
+        if (opts.json) io.out(`${JSON.stringify({ shape: dims, table: t })}\n`);
         else {
-          const dims = A.dims(m.layout).map((d) => A.evalDim(d, env));
           const row = dims[dims.length - 1] ?? 1;
           const w = Math.max(...t.map((v) => String(v).length));
           for (let i = 0; i < t.length; i += row) io.out(t.slice(i, i + row).map((v) => String(v).padStart(w)).join(' ') + '\n');

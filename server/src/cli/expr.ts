@@ -6,9 +6,10 @@
 // total count). Errors: one line on stderr; exit 2 for usage, 1 for an error.
 import type { Command } from 'commander';
 import type * as ast from '../../../grammar/src/ast.js';
-import * as A from '../algebra/index.js';
 import { queryExpr, printExprs, type Lang, type Model } from '../check/elaborate.js';
-import { countOps, evaluate } from '../expr/index.js';
+import { queryDiagnostics } from '../check/rules/index.js';
+import { Scenarios } from '../check/scenario.js';
+import { countOps, evaluate, printShared } from '../expr/index.js';
 import { CliFailure, guarded, loadModel, type CliIo } from './load-model.js';
 
 export interface ExprOptions {
@@ -16,6 +17,8 @@ export interface ExprOptions {
   json?: boolean;
   inlineLets?: boolean;
   set?: string[];
+  /** print repeated subexpressions once, as temporaries (`t0 = ...`) before the results */
+  share?: boolean;
 }
 
 const KERNEL = '__layout_expr_query__';
@@ -38,6 +41,17 @@ export function runExpr(file: string, query: string, opts: ExprOptions, io: CliI
     if (problem) throw new CliFailure(problem, 1);
     const r = queryExpr(l.model, binding.binding.value, { inlineLets: opts.inlineLets === true });
     if (!r.ok) throw new CliFailure(r.message, 1);
+    if (opts.share && lang !== 'mlir') {
+      let s: ReturnType<typeof printShared>;
+      try {
+        s = printShared(r.exprs, lang);
+      } catch (e) {
+        throw new CliFailure(e instanceof Error ? e.message : String(e), 1);
+      }
+      if (opts.json) io.out(JSON.stringify({ temps: s.temps.map((t) => ({ name: t.name, expr: t.text, ops: t.ops })), exprs: s.results, ops: s.ops, unsharedOps: s.unsharedOps }) + '\n');
+      else io.out([...s.temps.map((t) => `${t.name} = ${t.text}`), ...s.results].map((t) => t + '\n').join(''));
+      return 0;
+    }
     let texts: string[];
     try {
       texts = printExprs(r.exprs, lang);
@@ -55,60 +69,27 @@ export function runExpr(file: string, query: string, opts: ExprOptions, io: CliI
   });
 }
 
-/** A constant evaluated at the (overridden) param values, or undefined when it depends on free names. */
-function constant(e: A.KeyItem | undefined, env: ReadonlyMap<string, bigint>): bigint | undefined {
-  if (e === undefined || typeof e === 'string') return undefined;
-  if (typeof e === 'number' || typeof e === 'bigint') return BigInt(e);
-  if ('slice' in e) return undefined;
-  try {
-    return evaluate(e, env);
-  } catch (err) {
-    const msg = err instanceof Error ? err.message : String(err);
-    if (/unbound symbol|arange/.test(msg)) return undefined;
-    throw new CliFailure(`in the query: ${msg}`, 1);
-  }
-}
-
 /**
  * The query's arity and constant indices, slice bounds and inv argument against its layout's
- * dims at the param values (with --set applied; the file's own query/... rules use the declared
- * values): the first problem as a message, or undefined.
+ * dims at the param values (with --set applied): the query rule's first diagnostic, or undefined.
  */
 function keyProblem(model: Model, node: ast.Expr): string | undefined {
-  const q = model.queries.get(node);
-  if (node.kind === 'MethodCall' && node.method.name === 'inv' && node.args.length !== 1) {
-    return `${node.receiver.kind === 'Name' ? node.receiver.name : 'the layout'}.inv takes 1 flat index but ${node.args.length} ${node.args.length === 1 ? 'is' : 'are'} given`;
-  }
-  if (!q) return undefined;
-  const L = q.layoutName ?? 'the layout';
-  const env = model.env;
-  const sizes = A.dims(q.layout).map((d) => constant(d, env));
-  if (q.kind === 'inv') {
-    const x = typeof q.x === 'string' ? undefined : constant(q.x, env);
-    if (x === undefined || q.layout.kind === 'ExpandBy' || sizes.some((v) => v === undefined)) return undefined;
-    const n = (sizes as bigint[]).reduce((a, b) => a * b, 1n);
-    return x < 0n || x >= n ? `flat index ${x} is outside ${L}, which has ${n} elements` : undefined;
-  }
-  if (q.key.length !== sizes.length) {
-    const shape = sizes.every((v) => v !== undefined) ? `[${sizes.join(', ')}]` : `of rank ${sizes.length}`;
-    return `${L} takes ${sizes.length} ${sizes.length === 1 ? 'index' : 'indices'} (its logical shape is ${shape}) but ${q.key.length} ${q.key.length === 1 ? 'is' : 'are'} given`;
-  }
-  for (const [k, it] of q.key.entries()) {
-    const size = sizes[k];
-    if (size === undefined) continue;
-    const at = `dimension ${k} of ${L} (size ${size})`;
-    if (typeof it === 'object' && 'slice' in it) {
-      const a = it.start === undefined ? 0n : constant(it.start, env);
-      const b = it.stop === undefined ? size : constant(it.stop, env);
-      if (a !== undefined && (a < 0n || a > size)) return `slice start ${a} is outside ${at}`;
-      if (b !== undefined && (b < 0n || b > size)) return `slice end ${b} is beyond ${at}`;
-      if (a !== undefined && b !== undefined && a >= b) return `slice ${a}:${b} of ${at} is empty`;
-      continue;
+  const use = model.queryUses.find((u) => u.node === node);
+  if (!use) return undefined;
+  // an index whose value cannot be computed exactly (beyond 2^53) is an error here, not a free name
+  for (const it of use.indices) {
+    for (const part of it.kind === 'Slice' ? [it.start, it.stop] : [it]) {
+      const v = part && model.values.get(part);
+      if (!v || v.k !== 'int') continue;
+      try {
+        evaluate(v.e, model.env);
+      } catch (err) {
+        const msg = err instanceof Error ? err.message : String(err);
+        if (!/unbound symbol|arange/.test(msg)) throw new CliFailure(`in the query: ${msg}`, 1);
+      }
     }
-    const v = constant(it, env);
-    if (v !== undefined && (v < 0n || v >= size)) return `index ${v} is outside ${at}`;
   }
-  return undefined;
+  return queryDiagnostics(new Scenarios(model), use)[0]?.message;
 }
 
 const collect = (v: string, prev: string[] = []) => [...prev, v];
@@ -123,6 +104,7 @@ export function registerExpr(program: Command): void {
     .option('--lang <lang>', 'c, python, triton or mlir', 'python')
     .option('--json', 'print {"expr": ..., "ops": N} (an array for inv)')
     .option('--inline-lets', 'replace lets by their definitions')
+    .option('--share', 'compute repeated subexpressions once: temporaries (t0 = ...) before the results; --json: {temps, exprs, ops, unsharedOps}')
     .option('--set <name=value>', 'override a param (repeatable)', collect)
     .action((file: string, query: string, opts: ExprOptions) => {
       process.exitCode = runExpr(file, query, opts, {

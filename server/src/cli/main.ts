@@ -7,8 +7,11 @@ import { registerCheck } from './check.js';
 import { registerEmit } from './emit.js';
 import { registerEval } from './eval.js';
 import { registerExpr } from './expr.js';
+import { registerFmt } from './fmt.js';
+import { registerLinear } from './linear.js';
+import { registerShow } from './show.js';
 
-const subcommands: ((program: Command) => void)[] = [registerCheck, registerEmit, registerEval, registerExpr];
+const subcommands: ((program: Command) => void)[] = [registerCheck, registerEmit, registerEval, registerExpr, registerFmt, registerShow, registerLinear];
 
 export function buildProgram(): Command {
   const program = new Command('layout')

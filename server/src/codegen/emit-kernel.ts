@@ -14,6 +14,7 @@ import {
 import { freeSymbols, type Expr } from '../expr/index.js';
 import { builtinSource, findBuiltin, builtinKernels, type BuiltinKernel } from './builtins.js';
 import { renderTemplate, scanTemplate, type ScannedTemplate } from './template.js';
+import { planShared, type SharedBinding } from './shared-lines.js';
 import { INT32_MAX } from './ranges.js';
 
 /** What emitting needs to know about a binding's value. */
@@ -179,6 +180,7 @@ export function emitKernel(decl: KernelDecl, ctx: KernelContext, access: Templat
   values.kernel_name = name;
   for (const [p, v] of ctx.paramValues) values[PARAM_PREFIX + p] = v.toString();
   const b = found.builtin;
+  const sharable: SharedBinding[] = [];
   const usedParams = new Set<string>();
   for (const binding of decl.bindings) {
     if (!binding.names.some((n) => used.has(n.name))) continue;
@@ -200,6 +202,12 @@ export function emitKernel(decl: KernelDecl, ctx: KernelContext, access: Templat
         range: binding.value.range,
       });
       continue;
+    }
+    // CUDA values that may leave `int` are printed in 64 bits below, so they keep their own line: the shared
+    // temporaries (`const auto`) would take the type of 32-bit operands
+    const wideInCuda = target === 'cuda' && v.exprs.some((_, i) => { const m = v.magnitudes?.[i]; return m === undefined || m > INT32_MAX; });
+    if (!wideInCuda && binding.names.every((n) => !b || !builtinProblem(b, n.name, v.exprs[binding.names.indexOf(n)]))) {
+      sharable.push({ names: binding.names.map((n) => n.name), exprs: v.exprs });
     }
     binding.names.forEach((n, i) => {
       const e = v.exprs[i];
@@ -248,7 +256,9 @@ export function emitKernel(decl: KernelDecl, ctx: KernelContext, access: Templat
   }
   if (diagnostics.some((d) => d.severity === 'error')) return { files: [], diagnostics };
 
-  const r = renderTemplate(found.template, values);
+  // repeated subexpressions of a binding: named temporaries before its line (shared-lines.ts)
+  const plan = planShared(found.template, sharable, target);
+  const r = plan.text === found.template.text ? renderTemplate(found.template, values) : renderTemplate(scanTemplate(plan.text), { ...values, ...plan.values });
   if (!r.ok) {
     // checkKernel already reported missing names and template problems; this is a safety net.
     diagnostics.push({

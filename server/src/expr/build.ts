@@ -6,8 +6,10 @@
 import {
   type Bcast,
   type Expr,
+  type BitOp,
   byKey,
   mkArange,
+  mkBit,
   mkFloorDiv,
   mkInt,
   mkMinMax,
@@ -237,4 +239,38 @@ export function min(...xs: Expr[]): Expr {
 }
 export function max(...xs: Expr[]): Expr {
   return minMax('max', xs);
+}
+
+/** largest shift amount folded or turned into a multiplication / division (2^256 is far past any index) */
+const MAX_SHIFT = 256n;
+
+/**
+ * Bitwise operators on two's-complement integers (C on int64 and Python agree): `xor`, `and`,
+ * `or` are commutative (operands sorted by key); constants fold; `x ^ 0 = x`, `x | 0 = x`,
+ * `x & 0 = 0`, `x ^ x = 0`, `x & x = x | x = x`, `x & (2^k - 1) = x mod 2^k` (true for negative x
+ * too). `a << c` for a constant 0 <= c is `a * 2^c`, `a >> c` is `a // 2^c` (an arithmetic shift
+ * is a floor division); other shifts stay `bit` nodes (a negative amount is an error at
+ * evaluation, as in C it is undefined).
+ */
+export function bit(op: BitOp, a: Expr, b: Expr): Expr {
+  if (op === 'shl' || op === 'shr') {
+    if (b.kind === 'int' && b.value >= 0n && b.value <= MAX_SHIFT) {
+      const p = mkInt(1n << b.value);
+      return op === 'shl' ? mul(a, p) : floorDiv(a, p);
+    }
+    if (a.kind === 'int' && a.value === 0n) return ZERO;
+    return mkBit(op, a, b);
+  }
+  if (a.kind === 'int' && b.kind === 'int') {
+    return mkInt(op === 'xor' ? a.value ^ b.value : op === 'and' ? a.value & b.value : a.value | b.value);
+  }
+  if (byKey(a, b) > 0) [a, b] = [b, a];
+  // a constant sorts first (its key is a number)
+  if (a.kind === 'int') {
+    if (a.value === 0n) return op === 'and' ? ZERO : b;
+    if (op === 'and' && a.value > 0n && (a.value & (a.value + 1n)) === 0n) return mod(b, mkInt(a.value + 1n));
+    if (op === 'and' && a.value === -1n) return b;
+  }
+  if (a.key === b.key) return op === 'xor' ? ZERO : a;
+  return mkBit(op, a, b);
 }

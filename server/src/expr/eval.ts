@@ -1,6 +1,6 @@
 // Exact evaluation (bigint), structural queries and substitution.
 import { type Expr, childrenOf, exprDepth } from './node.js';
-import { add, arange, floorDiv, int, max, min, mod, mul } from './build.js';
+import { add, arange, bit, floorDiv, int, max, min, mod, mul } from './build.js';
 import { and, cmp, not, or, select } from './logic.js';
 import { floorDivBig, modBig } from './poly.js';
 import { mkFloorDiv, mkMod } from './node.js';
@@ -49,6 +49,7 @@ function forEachChild(e: Expr, f: (x: Expr) => void): void {
       return;
     case 'floordiv':
     case 'mod':
+    case 'bit':
       f(e.a);
       f(e.b);
       return;
@@ -132,6 +133,11 @@ function rebuildWith(e: Expr, f: () => Expr, keepNonneg: boolean): Expr {
       const t = f();
       const o = f();
       return select(c, t, o);
+    }
+    case 'bit': {
+      const a = f();
+      const b = f();
+      return bit(e.op, a, b);
     }
   }
 }
@@ -252,6 +258,19 @@ function evalNode(e: Expr, E: Evaluator, env: ReadonlyMap<string, bigint>): bigi
       return E.ev(e.arg) === 0n ? 1n : 0n;
     case 'select':
       return E.ev(e.cond) !== 0n ? E.ev(e.then) : E.ev(e.otherwise);
+    case 'bit': {
+      const a = E.ev(e.a);
+      const b = E.ev(e.b);
+      switch (e.op) {
+        case 'xor': return a ^ b;
+        case 'and': return a & b;
+        case 'or': return a | b;
+        default:
+          if (b < 0n) throw new EvalError(`negative shift amount ${b} in ${describe(e)}`);
+          if (b > 256n) throw new EvalError(`shift amount ${b} is too large in ${describe(e)}`);
+          return e.op === 'shl' ? a << b : a >> b;
+      }
+    }
   }
 }
 
@@ -268,4 +287,23 @@ export function replaceAtom(e: Expr, key: string, repl: Expr): Expr {
     return r;
   };
   return go(e);
+}
+
+/**
+ * Every un-broadcast `tl.arange` of e given the broadcast `bcast` (a range inside an index
+ * expression, `2 * (0:8)`, broadcast like a slice at that key position); e itself when it has none.
+ */
+export function broadcastAranges(e: Expr, bcast: { axis: number; rank: number }): Expr {
+  const go = (x: Expr): Expr => {
+    if (x.kind === 'arange') return x.bcast ? x : arange(x.start, x.stop, bcast);
+    if (x.kind === 'int' || x.kind === 'sym') return x;
+    return rebuild(x, go, true);
+  };
+  return go(e);
+}
+
+/** true when e contains a `tl.arange` */
+export function hasArange(e: Expr): boolean {
+  if (e.kind === 'arange') return true;
+  return childrenOf(e).some(hasArange);
 }

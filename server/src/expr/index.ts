@@ -13,11 +13,13 @@
 //   exactly what they print). C/Triton/MLIR use truncating `/`,`%` only where the simplifier
 //   proved non-negativity, else exact floor forms (print-text.ts, print-mlir.ts).
 export type { Expr, CmpOp } from './node.js';
-export { int, sym, add, sub, mul, neg, floorDiv, mod, min, max, arange } from './build.js';
+export { int, sym, add, sub, mul, neg, floorDiv, mod, min, max, arange, bit } from './build.js';
+export type { BitOp } from './node.js';
 export { cmp, and, or, not, select } from './logic.js';
-export { EvalError, evaluate, equals, freeSymbols, substitute, EVAL_LIMIT } from './eval.js';
-export { type Facts, simplify, proveNonNeg } from './simplify.js';
+export { EvalError, evaluate, equals, freeSymbols, substitute, broadcastAranges, hasArange, EVAL_LIMIT } from './eval.js';
+export { type Facts, simplify, simplifyAll, proveNonNeg } from './simplify.js';
 export { countOps, PrintError } from './ptree.js';
 export { BudgetError, withBudget, spend } from './budget.js';
 export { printC, printPython, printTriton } from './print-text.js';
 export { printMlir } from './print-mlir.js';
+export { type SharedText, type SharedOptions, printShared, countOpsShared } from './shared.js';

@@ -135,7 +135,39 @@ export function intervalOf(e: Expr, num: (x: Expr) => Interval): Interval {
       return iUnion(num(e.then), num(e.otherwise));
     case 'sym':
       return TOP;
+    case 'bit':
+      return iBit(e.op, num(e.a), num(e.b));
     default:
       return BOOL;
+  }
+}
+
+/** below 2^k for the smallest k with hi < 2^k */
+function pow2Above(hi: bigint): bigint {
+  let p = 1n;
+  while (p <= hi) p <<= 1n;
+  return p;
+}
+
+/** bitwise operators on non-negative operands; anything else is unbounded */
+export function iBit(op: 'xor' | 'and' | 'or' | 'shl' | 'shr', a: Interval, b: Interval): Interval {
+  const nonneg = (x: Interval) => x.lo !== null && x.lo >= 0n;
+  if (!nonneg(a) || !nonneg(b)) {
+    // x & m with m >= 0 lies in [0, m] whatever x is
+    if (op === 'and' && (nonneg(a) || nonneg(b))) return { lo: 0n, hi: nonneg(a) ? a.hi : b.hi };
+    return TOP;
+  }
+  switch (op) {
+    case 'and':
+      return { lo: 0n, hi: a.hi === null ? b.hi : b.hi === null ? a.hi : a.hi < b.hi ? a.hi : b.hi };
+    case 'xor':
+    case 'or':
+      if (a.hi === null || b.hi === null) return { lo: 0n, hi: null };
+      return { lo: op === 'or' ? (a.lo! > b.lo! ? a.lo : b.lo) : 0n, hi: pow2Above(a.hi > b.hi ? a.hi : b.hi) - 1n };
+    case 'shl':
+      if (a.hi === null || b.hi === null || b.hi > 256n) return { lo: 0n, hi: null };
+      return { lo: a.lo! << b.lo!, hi: a.hi << b.hi };
+    case 'shr':
+      return { lo: b.hi === null || b.hi > 256n ? 0n : a.lo! >> b.hi, hi: a.hi === null ? null : a.hi >> b.lo! };
   }
 }

@@ -82,6 +82,15 @@ export interface NotNode extends Base {
   readonly kind: 'not';
   readonly arg: Expr;
 }
+/** `^ & |` (bitwise on two's-complement integers) and `>>` by a non-constant amount; `<<` by a
+ * constant becomes a `mul`, `>>` by a constant a `floordiv` (build.ts) */
+export type BitOp = 'xor' | 'and' | 'or' | 'shl' | 'shr';
+export interface BitNode extends Base {
+  readonly kind: 'bit';
+  readonly op: BitOp;
+  readonly a: Expr;
+  readonly b: Expr;
+}
 export interface SelectNode extends Base {
   readonly kind: 'select';
   readonly cond: Expr;
@@ -101,7 +110,8 @@ export type Expr =
   | CmpNode
   | AndOrNode
   | NotNode
-  | SelectNode;
+  | SelectNode
+  | BitNode;
 
 const IDENT = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
@@ -172,6 +182,10 @@ export function mkSelect(cond: Expr, then: Expr, otherwise: Expr): SelectNode {
   return Object.freeze({ kind: 'select', cond, then, otherwise, key: `~?(${cond.key},${then.key},${otherwise.key})` });
 }
 
+export function mkBit(op: BitOp, a: Expr, b: Expr): BitNode {
+  return Object.freeze({ kind: 'bit', op, a, b, key: `~b${op}(${a.key},${b.key})` });
+}
+
 /** total order on expressions used for every canonical sort (deterministic, independent of creation order) */
 export function compareKeys(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
@@ -195,6 +209,7 @@ export function childrenOf(e: Expr): readonly Expr[] {
       return e.factors;
     case 'floordiv':
     case 'mod':
+    case 'bit':
       return [e.a, e.b];
     case 'min':
     case 'max':

@@ -87,6 +87,11 @@ class Emitter {
         const b = this.value(p.b);
         return this.op(`arith.select ${c}, ${a}, ${b} : ${this.ty}`);
       }
+      case 'bit': {
+        // arith.shrsi: an arithmetic shift is the floor division `>>` means (exact for negative values too)
+        const op = { xor: 'xori', and: 'andi', or: 'ori', shl: 'shli', shr: 'shrsi' }[p.op];
+        return this.bin(op, this.value(p.a), this.value(p.b));
+      }
       case 'cmp':
       case 'and':
       case 'or':

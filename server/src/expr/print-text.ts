@@ -15,7 +15,7 @@ import { type PT, PrintError, printTree } from './ptree.js';
 export { PrintError };
 
 
-type Lang = 'c' | 'python' | 'triton';
+export type Lang = 'c' | 'python' | 'triton';
 
 // precedence: 0 conditional/comparison/logical, 1 additive, 2 multiplicative, 3 atom
 const P_LOW = 0;
@@ -56,12 +56,26 @@ function hasTensor(p: PT): boolean {
       return hasTensor(p.a);
     case 'sel':
       return hasTensor(p.c) || hasTensor(p.a) || hasTensor(p.b);
+    case 'bit':
+      return hasTensor(p.a) || hasTensor(p.b);
   }
 }
 
-function pr(p: PT, lang: Lang): Out {
-  const go = (x: PT, min: number) => wrap(pr(x, lang), min);
-  const top = (x: PT) => pr(x, lang).s;
+/** names of shared subtrees (printShared): a node whose structural key is named prints as that name */
+export interface Names {
+  readonly key: (p: PT) => string;
+  readonly names: ReadonlyMap<string, string>;
+  /** the node being defined (printed in full even though it is named) */
+  readonly self?: PT;
+}
+
+export function pr(p: PT, lang: Lang, names?: Names): Out {
+  if (names && p !== names.self && p.ops > 0) {
+    const n = names.names.get(names.key(p));
+    if (n !== undefined) return { s: n, p: P_ATOM };
+  }
+  const go = (x: PT, min: number) => wrap(pr(x, lang, names), min);
+  const top = (x: PT) => pr(x, lang, names).s;
   switch (p.k) {
     case 'num':
       return { s: p.v.toString(), p: p.v < 0n ? P_ADD : P_ATOM };
@@ -126,6 +140,11 @@ function pr(p: PT, lang: Lang): Out {
       if (lang === 'c') return { s: `((${c}) ? (${a}) : (${b}))`, p: P_ATOM };
       if (lang === 'triton') return { s: `tl.where(${c}, ${a}, ${b})`, p: P_ATOM };
       return { s: `((${a}) if (${c}) else (${b}))`, p: P_ATOM };
+    }
+    case 'bit': {
+      // always parenthesised: C, Python and Triton rank these below + (and C's & ^ | below ==)
+      const op = { xor: '^', and: '&', or: '|', shl: '<<', shr: '>>' }[p.op];
+      return { s: `(${go(p.a, P_ATOM)} ${op} ${go(p.b, P_ATOM)})`, p: P_ATOM };
     }
   }
 }

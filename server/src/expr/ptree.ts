@@ -2,7 +2,7 @@
 // either expanded (the canonical sum of monomials) or factored (common atoms and integer
 // content pulled out greedily, e.g. `K*(BM*pid_m + r) + BK*k + c`), whichever has strictly
 // fewer operations; ties keep the expanded form. Deterministic: depends only on the keys.
-import { type Bcast, type CanonCmpOp, type Expr, childrenOf, exprDepth } from './node.js';
+import { type Bcast, type BitOp, type CanonCmpOp, type Expr, childrenOf, exprDepth } from './node.js';
 import { type Mono, absBig, gcdBig, mono, polyOf } from './poly.js';
 
 export type PT =
@@ -16,7 +16,8 @@ export type PT =
   | { k: 'cmp'; op: CanonCmpOp; a: PT; b: PT; ops: number }
   | { k: 'and' | 'or'; args: readonly PT[]; ops: number }
   | { k: 'not'; a: PT; ops: number }
-  | { k: 'sel'; c: PT; a: PT; b: PT; ops: number };
+  | { k: 'sel'; c: PT; a: PT; b: PT; ops: number }
+  | { k: 'bit'; op: BitOp; a: PT; b: PT; ops: number };
 
 export interface Term {
   readonly neg: boolean;
@@ -123,6 +124,11 @@ export class PrintTreeBuilder {
         const a = this.build(e.then);
         const b = this.build(e.otherwise);
         return { k: 'sel', c, a, b, ops: 1 + c.ops + a.ops + b.ops };
+      }
+      case 'bit': {
+        const a = this.build(e.a);
+        const b = this.build(e.b);
+        return { k: 'bit', op: e.op, a, b, ops: 1 + a.ops + b.ops };
       }
     }
   }

@@ -98,6 +98,7 @@ export abstract class Reasoner extends FactBase {
         r = e.factors.some((t) => this.hasVar(t, mode));
         break;
       case 'floordiv':
+      case 'bit':
         r = this.hasVar(e.a, mode) || this.hasVar(e.b, mode);
         break;
       case 'min':

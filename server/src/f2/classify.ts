@@ -101,7 +101,20 @@ export function classifyFunction(inName: string, inBits: number, outs: readonly 
   return { class: layout.isPermutation() ? 'bit permutation' : 'F2-linear', layout, checked };
 }
 
-/** The class of a layout given by bases (always linear). */
+/**
+ * The class of a layout given by bases (always linear): a bit permutation when every basis is a
+ * single bit or zero (broadcast) and the non-zero ones are distinct, i.e. a permutation matrix
+ * with zero columns mixed in; F2-linear (XOR) otherwise.
+ */
 export function classOf(L: LinearLayout): LinearClass {
-  return L.isPermutation() ? 'bit permutation' : 'F2-linear';
+  const seen = new Set<string>();
+  for (const c of L.flatCols()) {
+    const p = L.ops.popcount(c);
+    if (p > 1) return 'F2-linear';
+    if (p === 1) {
+      if (seen.has(String(c))) return 'F2-linear';
+      seen.add(String(c));
+    }
+  }
+  return 'bit permutation';
 }

@@ -1,5 +1,6 @@
 // textDocument/codeLens: "Show layout" above each named layout (the client's `layout.showLayout`, with the
-// layout's name and position) and "Emit Triton/CUDA/MLIR" above kernels and schedules (the server's
+// layout's name and position; only for a client that declared that command in its initializationOptions,
+// protocol.ts LayoutInitializationOptions, as the VS Code extension does) and "Emit Triton/CUDA/MLIR" above kernels and schedules (the server's
 // `layout.emit` command, with the block and version).
 import type { CodeLens, CodeLensParams } from 'vscode-languageserver';
 import { targetOf } from '../service/emit.js';
@@ -13,9 +14,10 @@ export function codeLenses(ctx: ServerContext, p: CodeLensParams): CodeLens[] | 
   const s = ctx.snapshot(p.textDocument.uri);
   if (!s) return null;
   const out: CodeLens[] = [];
+  const canShow = ctx.client.clientCommands?.has(SHOW_LAYOUT_COMMAND) === true;
   for (const d of s.model.file.decls) {
     if (d.kind === 'Layout') {
-      if (!d.name?.name) continue;
+      if (!d.name?.name || !canShow) continue;
       const range = toRange(s.doc, d.name.range);
       const args: ShowLayoutArgs = { uri: p.textDocument.uri, name: d.name.name, position: range.start };
       out.push({ range, command: { title: 'Show layout', command: SHOW_LAYOUT_COMMAND, arguments: [args] } });

@@ -23,6 +23,7 @@ const kinds: Record<CompletionKind, CompletionItemKind> = {
   param: CompletionItemKind.Constant,
   const: CompletionItemKind.Constant,
   let: CompletionItemKind.Variable,
+  linear: CompletionItemKind.Struct,
   layout: CompletionItemKind.Struct,
   perm: CompletionItemKind.Function,
   permParam: CompletionItemKind.TypeParameter,

@@ -1,6 +1,7 @@
 // What every feature adapter gets: the open documents, their analysed snapshots, the settings and
 // the client's capabilities.
 import type { Connection, TextDocuments } from 'vscode-languageserver';
+import type { WorkspaceIndex } from './workspace-index.js';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { LayoutDocument } from '../service/document.js';
 import { ChunkedParser } from '../service/chunks.js';
@@ -17,6 +18,8 @@ export interface ClientSupport {
   inlayHintRefresh: boolean;
   codeLensRefresh: boolean;
   semanticTokensRefresh: boolean;
+  /** client-side commands the client declared in `initializationOptions.clientCommands` (protocol.ts) */
+  clientCommands?: ReadonlySet<string>;
 }
 
 export interface ServerContext {
@@ -27,6 +30,8 @@ export interface ServerContext {
   /** absolute paths of the workspace folders */
   workspaceFolders(): string[];
   scheduler: DiagnosticsScheduler;
+  /** the workspace folders' `.layout` files, for workspace/symbol (workspace-index.ts) */
+  workspaceIndex?: WorkspaceIndex;
   /** the analysed snapshot of an open document's current version */
   snapshot(uri: string): { doc: TextDocument; model: LayoutDocument } | undefined;
 }

@@ -7,5 +7,6 @@ export function picture(ctx: ServerContext, p: PictureParams): PictureResult {
   const s = ctx.snapshot(p?.uri);
   if (!s) return null;
   const position = p.position && Number.isInteger(p.position.line) && Number.isInteger(p.position.character) ? p.position : { line: 0, character: 0 };
-  return draw(s.model, s.doc.offsetAt(position), typeof p.name === 'string' ? p.name : undefined);
+  const overrides = typeof p.overrides === 'object' && p.overrides !== null && !Array.isArray(p.overrides) ? p.overrides : undefined;
+  return draw(s.model, s.doc.offsetAt(position), typeof p.name === 'string' ? p.name : undefined, overrides);
 }

@@ -48,6 +48,15 @@ export interface EmitResult {
  */
 export const SHOW_LAYOUT_COMMAND = 'layout.showLayout';
 
+/**
+ * `initializationOptions` a client sends so the server offers what only it can run: `clientCommands` lists
+ * the client-side commands it has (VS Code: `[SHOW_LAYOUT_COMMAND]`). Without it (Neovim, Emacs, Helix, ...)
+ * the server sends no "Show layout" code lenses, whose command such a client could not run.
+ */
+export interface LayoutInitializationOptions {
+  clientCommands?: string[];
+}
+
 export interface ShowLayoutArgs {
   /** the `.layout` document's URI */
   uri: string;
@@ -65,15 +74,45 @@ export interface PictureParams {
   position: ProtocolPosition;
   /** when set, draw the layout of this name (the client re-requests by name after edits); `position` is the fallback */
   name?: string;
+  /** params to draw with instead of their declared values (e.g. small sizes: `{ M: 8, N: 8 }`) */
+  overrides?: Record<string, number>;
+}
+
+/** One tile of a summarised picture: the tile's coordinates and the physical positions its cells take. */
+export interface PictureTile {
+  /** the tile's coordinates, one per tile dimension (every level but the last), outermost first */
+  tile: number[];
+  /** the physical position of the tile's first cell (its local coordinates all 0) */
+  first: number;
+  /** the least and greatest physical position of the tile's cells, when they were computed */
+  min?: number;
+  max?: number;
+}
+
+/** A param the picture was drawn with. */
+export interface PictureParam {
+  name: string;
+  /** the value used */
+  value: number;
+  /** the declared value (differs from `value` when overridden) */
+  declared: number;
+  /** the tuning candidates declared with it (`param BM = 128 in [64, 128, 256]`) */
+  choices?: number[];
 }
 
 export interface PictureCell {
   /** logical coordinates, one per entry of `logicalDims` */
   logical: number[];
-  /** physical (flat) position the layout maps them to */
+  /** physical (flat) position the layout maps them to; -1 for padding (an ExpandBy's cells outside the original shape) */
   physical: number;
   /** colour group: tile index (or thread / warp, see `groupKind`) */
   group: number;
+  /**
+   * the shared-memory bank of the cell's element, when the server has a bank analysis for this layout (the
+   * F2 layer's, server/src/f2/banks.ts); absent: the picture's `bank` colouring assumes 32 banks of 4 bytes
+   * and the element at its position
+   */
+  bank?: number;
 }
 
 export interface LayoutPicture {
@@ -99,6 +138,24 @@ export interface LayoutPicture {
   truncated: boolean;
   /** printed expressions: `apply` maps the logical index names (`vars`) to the physical position */
   exprs: { apply: string; inv?: string; vars?: string[] };
+  /**
+   * the tiling levels' shapes, outermost first, whose concatenation is `logicalDims` (a TileBy's or a nested
+   * GroupBy's levels). Absent or one level: the layout is not tiled.
+   */
+  levels?: number[][];
+  /**
+   * the summarised view of a big tiled layout: one entry per tile (every level but the last), in row-major
+   * order of the tile coordinates; then `cells` is empty or holds only the first cells
+   */
+  tiles?: PictureTile[];
+  /** physical positions that more than one cell maps to (a broken GenP), ascending, at most 256 */
+  collisions?: number[];
+  /** physical positions in [0, totalCells) that no cell maps to, ascending, at most 256 */
+  missing?: number[];
+  /** how many cells the collision / missing check looked at (all of them unless the layout is huge) */
+  checkedCells?: number;
+  /** the params of the file with the values used */
+  params?: PictureParam[];
 }
 
 /** `null`: there is no layout at that position. `{ error }`: there is one but it cannot be drawn (why). */

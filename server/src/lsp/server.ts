@@ -9,9 +9,12 @@ import {
   TextDocuments,
   TextDocumentSyncKind,
   CodeActionKind,
+  DidChangeWatchedFilesNotification,
+  FileChangeType,
   ResponseError,
   StreamMessageReader,
   StreamMessageWriter,
+  WatchKind,
   type InitializeParams,
   type InitializeResult,
   type Connection,
@@ -24,6 +27,7 @@ import { DiagnosticsScheduler } from './diagnostics.js';
 import { SettingsStore } from './settings.js';
 import { documentSymbols } from './document-symbols.js';
 import { workspaceSymbols } from './workspace-symbols.js';
+import { FileChange, WorkspaceIndex } from './workspace-index.js';
 import { foldingRanges } from './folding-ranges.js';
 import { definition } from './definition.js';
 import { references } from './references.js';
@@ -39,7 +43,8 @@ import { inlayHints } from './inlay-hints.js';
 import { codeLenses } from './code-lens.js';
 import { executeEmit } from './emit.js';
 import { picture } from './picture.js';
-import { EMIT_COMMAND, PICTURE_REQUEST } from './protocol.js';
+import { EMIT_COMMAND, PICTURE_REQUEST, type LayoutInitializationOptions } from './protocol.js';
+import { commandLine } from './command-line.js';
 
 /** A full analysis that runs longer than this is stopped (the file gets its syntax diagnostics and a note). */
 const ANALYSIS_TIMEOUT_MS = envInt('LAYOUT_ANALYSIS_TIMEOUT_MS', 20_000);
@@ -54,7 +59,13 @@ function envInt(name: string, dflt: number): number {
 if (!isMainThread && (workerData as { role?: string } | undefined)?.role === workerRole) {
   serveAnalysisRequests(parentPort!);
 } else if (isMainThread) {
-  startServer(stdioRequested() ? resilientStdioConnection() : createConnection(ProposedFeatures.all));
+  const cl = commandLine(process.argv.slice(2));
+  if (cl.action === 'serve') startServer(stdioRequested() ? resilientStdioConnection() : createConnection(ProposedFeatures.all));
+  else {
+    if (cl.stdout) process.stdout.write(cl.stdout);
+    if (cl.stderr) process.stderr.write(cl.stderr);
+    process.exitCode = cl.code;
+  }
 }
 
 function stdioRequested(): boolean {
@@ -69,6 +80,12 @@ function resilientStdioConnection(): Connection {
   const input = process.stdin.pipe(new Resync((m) => process.stderr.write(m + '\n')));
   process.stdin.on('end', () => input.end());
   return createConnection(ProposedFeatures.all, new StreamMessageReader(input), new StreamMessageWriter(process.stdout));
+}
+
+/** `initializationOptions.clientCommands` (protocol.ts LayoutInitializationOptions): the strings in it. */
+function clientCommandsOf(options: unknown): ReadonlySet<string> {
+  const list = (options as LayoutInitializationOptions | null | undefined)?.clientCommands;
+  return new Set(Array.isArray(list) ? list.filter((c): c is string => typeof c === 'string') : []);
 }
 
 /** The bundle's own path, when running bundled (the worker runs the same file). */
@@ -90,6 +107,8 @@ export function startServer(connection: Connection): void {
   let client!: ClientSupport;
   let ctx!: ServerContext;
   let settingsReady: Promise<void> = Promise.resolve();
+  const workspaceIndex = new WorkspaceIndex();
+  let watchFilesDynamically = false;
   let signalReady: () => void = () => undefined;
 
   connection.onInitialize((params: InitializeParams): InitializeResult => {
@@ -104,6 +123,7 @@ export function startServer(connection: Connection): void {
       inlayHintRefresh: caps.workspace?.inlayHint?.refreshSupport === true,
       codeLensRefresh: caps.workspace?.codeLens?.refreshSupport === true,
       semanticTokensRefresh: caps.workspace?.semanticTokens?.refreshSupport === true,
+      clientCommands: clientCommandsOf(params.initializationOptions),
     };
     folders = (params.workspaceFolders ?? []).map((f) => uriToPath(f.uri)).filter((p): p is string => !!p);
     if (folders.length === 0 && params.rootUri) {
@@ -111,6 +131,7 @@ export function startServer(connection: Connection): void {
       if (p) folders = [p];
     }
     settings = new SettingsStore(connection, caps.workspace?.configuration === true);
+    watchFilesDynamically = caps.workspace?.didChangeWatchedFiles?.dynamicRegistration === true;
     // analyses wait for the first settings pull (at most 2 s: a client that never answers must not stop them)
     settingsReady = new Promise<void>((resolve) => {
       signalReady = resolve;
@@ -132,6 +153,7 @@ export function startServer(connection: Connection): void {
       client,
       workspaceFolders: () => folders,
       scheduler,
+      workspaceIndex,
       snapshot(uri) {
         const doc = documents.get(uri);
         return doc ? { doc, model: snapshots.get(doc) } : undefined;
@@ -164,6 +186,13 @@ export function startServer(connection: Connection): void {
 
   connection.onInitialized(() => {
     void settings.refresh().finally(() => signalReady());
+    // the workspace symbol index: one scan off the request path, then file-change notifications
+    workspaceIndex.setFolders(folders);
+    if (watchFilesDynamically) {
+      void connection.client.register(DidChangeWatchedFilesNotification.type, {
+        watchers: [{ globPattern: '**/*.layout' }, { globPattern: '**/*', kind: WatchKind.Delete }],
+      }).catch(() => undefined);
+    }
     try {
       connection.workspace.onDidChangeWorkspaceFolders((e) => {
         const removed = new Set(e.removed.map((f) => uriToPath(f.uri)));
@@ -172,6 +201,7 @@ export function startServer(connection: Connection): void {
           const p = uriToPath(f.uri);
           if (p && !folders.includes(p)) folders.push(p);
         }
+        workspaceIndex.setFolders(folders);
       });
     } catch {
       /* the client does not send folder changes */
@@ -196,7 +226,20 @@ export function startServer(connection: Connection): void {
   });
   const openedVersion = new Map<string, number>();
   documents.onDidOpen((e) => openedVersion.set(e.document.uri, e.document.version));
+  connection.onDidChangeWatchedFiles((p) => {
+    for (const c of p.changes) {
+      const file = uriToPath(c.uri);
+      if (file) workspaceIndex.update(file, c.type === FileChangeType.Deleted ? FileChange.Deleted : FileChange.Changed);
+    }
+  });
+  // a client that does not watch files still saves and closes documents: their files are read again
+  const reindex = (uri: string) => {
+    const file = uriToPath(uri);
+    if (file) workspaceIndex.update(file, FileChange.Changed);
+  };
+  documents.onDidSave((e) => reindex(e.document.uri));
   documents.onDidClose((e) => {
+    reindex(e.document.uri);
     openedVersion.delete(e.document.uri);
     snapshots.delete(e.document.uri);
     ctx.scheduler.close(e.document.uri);

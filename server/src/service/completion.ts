@@ -128,6 +128,9 @@ function primitiveSnippet(name: string, nArgs: number): string {
   if (name === 'findOp') return 'findOp("${1:linalg.matmul}")';
   if (nArgs === 0) return `${name}()`;
   if (name === 'unroll') return 'unroll(${1:mm}, ${2:2})';
+  if (name === 'pipeline') return 'pipeline(${1:mm}, ${2:3})';
+  if (name === 'multibuffer') return 'multibuffer(${1:3})';
+  if (name === 'mma') return 'mma(${1:mm}, [${2:16, 8, 16}])';
   if (name === 'parallelizeForBlocks' || name === 'vectorize') return `${name}(\${1:mm})`;
   return `${name}(\${1:mm}, [\${2}])`;
 }

@@ -69,13 +69,28 @@ export function modelOfDecl(doc: LayoutDocument, decl: ast.Decl): DeclModel {
   return r;
 }
 
-function elaborateClosure(doc: LayoutDocument, m: DocModels, decl: ast.Decl): DeclModel {
+/**
+ * The model of `decl` with some params set to other values than the declared ones (the picture drawn at
+ * small sizes). Not kept: every call elaborates again.
+ */
+export function modelWithOverrides(doc: LayoutDocument, decl: ast.Decl, overrides: ReadonlyMap<string, bigint>): DeclModel {
+  return elaborateClosure(doc, docModels(doc), decl, overrides);
+}
+
+function elaborateClosure(doc: LayoutDocument, m: DocModels, decl: ast.Decl, overrides?: ReadonlyMap<string, bigint>): DeclModel {
   const decls = doc.file.decls;
   const start = m.index.get(decl);
-  const el = new Elaborator(doc.symbols.resolution, {});
+  const el = new Elaborator(doc.symbols.resolution, overrides ? { overrides } : {});
   if (start === undefined) return { model: el.model, diagnostics: [] };
   const closure = new Set<number>([start]);
   const stack = [start];
+  // file-level facts (`assume`) cover every query: elaborate them with the declaration
+  decls.forEach((d, j) => {
+    if (d.kind === 'Assume' && !closure.has(j)) {
+      closure.add(j);
+      stack.push(j);
+    }
+  });
   while (stack.length) {
     const j = stack.pop()!;
     for (const n of declNames(decls[j]).uses) {

@@ -72,7 +72,9 @@ export function format(doc: LayoutDocument, options: FormatOptions = {}): Format
     if (!prev) {
       push(0, t.range.start, ''); // nothing before the first token
     } else if (newlines === 0) {
-      push(gapStart, t.range.start, ' '.repeat(spaceBetween(prev, t, prefix[i - 1], name[i - 1])));
+      // a colon outside brackets is the element types of a schedule header: `(M, N, K) : f16 x f16 -> f32`
+      const topLevel = stack.length === 0 || stack[stack.length - 1] === '{';
+      push(gapStart, t.range.start, ' '.repeat(spaceBetween(prev, t, prefix[i - 1], name[i - 1], topLevel)));
     } else {
       let lines = Math.min(newlines, 2);
       if (prev.text === '{' || t.text === '}') lines = 1;
@@ -127,8 +129,10 @@ function isName(t: TokenInfo): boolean {
 }
 
 /** Spaces between two tokens on one line. */
-function spaceBetween(a: TokenInfo, b: TokenInfo, aIsPrefix: boolean, aIsName: boolean): number {
+function spaceBetween(a: TokenInfo, b: TokenInfo, aIsPrefix: boolean, aIsName: boolean, topLevel = false): number {
   if (b.category === 'comment') return 2;
+  if (topLevel && (a.text === ':' || b.text === ':')) return 1;
+  if (a.text === '-' && b.text === '>') return 0; // `->` of a schedule header's element types
   if (a.text === '(' || a.text === '[') return 0;
   if (b.text === ')' || b.text === ']' || b.text === ',') return 0;
   if (a.text === ',') return 1;

@@ -6,7 +6,8 @@
 // - built-in constructors, methods and functions: signature and meaning;
 // - schedule primitives: `describeStep` (what it does, its figures, the transform ops).
 import type * as ast from '../../../grammar/src/ast.js';
-import { describeStep, lookupPayloadOp } from '../check/schedule/index.js';
+import { lookupPayloadOp } from '../check/schedule/index.js';
+import { describeStep } from './schedule-hover.js';
 import { TARGETS as GPU_TARGETS } from '../check/targets.js';
 import type { LayoutDocument } from './document.js';
 import { nodePath } from './document.js';
@@ -16,6 +17,7 @@ import type { Settings } from './settings.js';
 import type { SymbolDef } from './symbols.js';
 import { layoutHover, oneLine, queryHover } from './layout-info.js';
 import { declaredValue, scheduleEnvOfDecl } from './elaboration.js';
+import { legoLinearFacts, linearHover } from './linear-hover.js';
 
 export interface HoverResult {
   range: ast.Range;
@@ -74,6 +76,14 @@ export function hover(doc: LayoutDocument, offset: number, settings: Settings): 
       const t = GPU_TARGETS[decl.gpu.name];
       return { range: decl.gpu.range, markdown: t ? gpuMarkdown(decl.gpu.name) : `unknown GPU \`${decl.gpu.name}\`` };
     }
+    if (decl.types && within(decl.types.range, offset)) {
+      const ty = decl.types;
+      const width: Record<string, string> = { f32: '32-bit IEEE float', f16: '16-bit IEEE half', bf16: '16-bit bfloat (8-bit exponent)' };
+      const lines = ['**element types**: ' + ty.inputs.map((x) => `\`${x.name}\``).join(' x ') + ` -> \`${ty.output.name}\``,
+        '', 'the input operands\' type, then the output\'s (the accumulator); every shared-memory, copy and register figure uses these widths'];
+      for (const n of new Set([...ty.inputs, ty.output].map((x) => x.name))) lines.push(`- \`${n}\`: ${width[n] ?? 'not an element type (f32, f16, bf16)'}`);
+      return { range: ty.range, markdown: lines.join('\n') };
+    }
     if (decl.op && within(decl.op.range, offset)) {
       const op = lookupPayloadOp(decl.op.name);
       return { range: decl.op.range, markdown: op ? `**${op.name}**: \`${op.summary}\`\n\ndimensions ${op.dims.map((d) => `\`${d}\``).join(', ')} (${op.parallelDims} parallel)` : `unknown payload op \`${decl.op.name}\`` };
@@ -109,9 +119,11 @@ function describeSymbol(doc: LayoutDocument, def: SymbolDef, settings: Settings)
       lines.push('', usesLine);
       return lines.join('\n');
     }
+    case 'linear': return linearHover(doc, def.name);
     case 'layout': {
       const info = layoutHover(doc, def, settings);
-      if (info) return info;
+      const f2 = legoLinearFacts(doc, def.name);
+      if (info) return f2 ? `${info}\n\n${f2}` : info;
       const d = def.container as ast.LayoutDecl;
       return `**layout** \`${def.name}\`\n\n\`\`\`layout\n${src(d.value.range)}\n\`\`\`\n\n${usesLine}`;
     }
@@ -151,7 +163,7 @@ function describeSymbol(doc: LayoutDocument, def: SymbolDef, settings: Settings)
     case 'schedule': {
       const s = def.container as ast.ScheduleDecl;
       const op = s.op ? lookupPayloadOp(s.op.name) : undefined;
-      const lines = [`**schedule** \`${def.name}\`${s.op ? ` for \`${s.op.name}(${s.op.args.map((a) => oneLine(src(a.range))).join(', ')})\`` : ''}${s.gpu ? ` on \`${s.gpu.name}\`` : ''}`];
+      const lines = [`**schedule** \`${def.name}\`${s.op ? ` for \`${s.op.name}(${s.op.args.map((a) => oneLine(src(a.range))).join(', ')})\`` : ''}${s.types ? ` : \`${s.types.inputs.map((x) => x.name).join(' x ')} -> ${s.types.output.name}\`` : ''}${s.gpu ? ` on \`${s.gpu.name}\`` : ''}`];
       if (op) lines.push('', `\`${op.summary}\``);
       if (s.gpu && GPU_TARGETS[s.gpu.name]) lines.push('', GPU_TARGETS[s.gpu.name].label);
       lines.push('', `${s.steps.length} step${s.steps.length === 1 ? '' : 's'}: ${s.steps.map((x) => x.primitive.name).join(' → ')}`);

@@ -22,7 +22,8 @@ import type * as ast from '../../../grammar/src/ast.js';
 import type { Diagnostic } from '../../../grammar/src/diagnostic.js';
 import { resolve } from '../../../grammar/src/resolve.js';
 import { analyze } from '../check/index.js';
-import { Elaborator } from '../check/elaborate.js';
+import { Elaborator, elaborate } from '../check/elaborate.js';
+import { linearDiagnostics } from '../check/linear.js';
 import { checkSchedule, scheduleEnvOf, type ScheduleEnv } from '../check/schedule/index.js';
 import { DEFAULT_BUDGET, ruleContext, rules, type RuleContext } from '../check/rules/index.js';
 import { ChunkedParser, type Chunk } from './chunks.js';
@@ -288,6 +289,8 @@ export class IncrementalAnalysis {
       }
       for (const x of d.kernel.diagnostics) kernels.push(x);
     }
+    // linear layouts (whole file, cheap; only files that declare one): as `analyze` does
+    if (p.file.decls.some((d) => d.kind === 'Linear')) kernels.push(...linearDiagnostics(p.file, resolution, elaborate(p.file, resolution).model));
     this.state = { chunks: p.chunks, decls, firstDecl, budget, gpuTarget: options.gpuTarget, uri: options.uri };
 
     // ---- the slow rules (GenP enumeration), after the rest has been offered

@@ -1,11 +1,14 @@
 // Inlay hints: after each query in a kernel binding (`A[pid_m, k, :, :]`, `Pid.inv(pid)`,
-// `L.apply(i, j)`), its expression as `layout expr` prints it for the kernel's target (C for
-// cuda, Triton otherwise; lets by name), cut to the configured length; the tooltip has the
-// whole text and op count.
+// `L.apply(i, j)`), its expression as `layout expr` prints it in the kernel's language (the one
+// the hover uses: C for cuda, Triton for triton; lets by name), kept short so that the line's own
+// comment stays on screen: the whole line with its hint stays within LINE_BUDGET columns (and the
+// hint within the configured length); a hint that does not fit is the expression cut with `…`, or,
+// where even that would say little, the operation count (`→ 12 ops`). The tooltip has the whole
+// text and op count.
 import type * as ast from '../../../grammar/src/ast.js';
 import { children } from '../../../grammar/src/ast.js';
 import type { LayoutDocument } from './document.js';
-import { queryTexts } from './layout-info.js';
+import { kernelLanguage, queryTexts } from './layout-info.js';
 import type { Settings } from './settings.js';
 
 export interface InlayHintData {
@@ -19,7 +22,7 @@ export function inlayHints(doc: LayoutDocument, range: ast.Range, settings: Sett
   const out: InlayHintData[] = [];
   for (const d of doc.file.decls) {
     if (d.kind !== 'Kernel' || d.range.end < range.start || d.range.start > range.end) continue;
-    const lang = d.target?.value === 'cuda' ? 'c' : 'triton';
+    const lang = kernelLanguage(d) ?? settings.hover.language;
     for (const b of d.bindings) {
       for (const q of queriesIn(b.value)) {
         if (q.range.end < range.start || q.range.end > range.end) continue;
@@ -31,7 +34,8 @@ export function inlayHints(doc: LayoutDocument, range: ast.Range, settings: Sett
           : texts;
         const full = named.join('; ');
         const ops = r.ops.reduce((a, b) => a + b, 0);
-        out.push({ offset: q.range.end, label: clip(`→ ${full}`, settings.inlayHints.maxLength), tooltip: `${full}\n(${ops} op${ops === 1 ? '' : 's'})` });
+        const room = LINE_BUDGET - lineLength(doc.text, q.range.end);
+        out.push({ offset: q.range.end, label: shortLabel(full, ops, Math.min(settings.inlayHints.maxLength, room)), tooltip: `${full}\n(${ops} op${ops === 1 ? '' : 's'})` });
       }
     }
   }
@@ -42,6 +46,28 @@ export function inlayHints(doc: LayoutDocument, range: ast.Range, settings: Sett
 export function queriesIn(e: ast.AnyNode): (ast.IndexExpr | ast.MethodCall)[] {
   if (e.kind === 'Index' || (e.kind === 'MethodCall' && (e.method.name === 'inv' || e.method.name === 'apply'))) return [e];
   return children(e).flatMap(queriesIn);
+}
+
+/** A line and its hints stay within this many columns (a comment at the end of the line stays visible). */
+export const LINE_BUDGET = 100;
+/** A cut expression shorter than this says little: the operation count is shown instead. */
+export const MIN_CUT = 24;
+
+/** Length of the line holding `offset`. */
+function lineLength(text: string, offset: number): number {
+  const start = text.lastIndexOf('\n', offset - 1) + 1;
+  let end = text.indexOf('\n', offset);
+  if (end < 0) end = text.length;
+  if (end > start && text[end - 1] === '\r') end--;
+  return end - start;
+}
+
+/** The hint for an expression `full` of `ops` operations in at most `room` characters (see the file comment). */
+export function shortLabel(full: string, ops: number, room: number): string {
+  const label = `→ ${full}`;
+  if (label.length <= room) return label;
+  if (room >= MIN_CUT) return clip(label, room);
+  return `→ ${ops} op${ops === 1 ? '' : 's'}`;
 }
 
 /** Cuts `s` to `max` characters with an ellipsis. */

@@ -187,12 +187,30 @@ export function queryTexts(doc: LayoutDocument, q: ast.IndexExpr | ast.MethodCal
   }
 }
 
-export function queryHover(doc: LayoutDocument, q: ast.IndexExpr | ast.MethodCall, settings: Settings, component?: number): string | undefined {
-  return cached(doc, `Q:${q.range.start}:${settings.hover.language}:${component ?? ''}`, () => computeQueryHover(doc, q, settings, component));
+/**
+ * The language of a kernel's generated file: C for a `cuda` kernel, Triton for a `triton` one;
+ * undefined for other targets.
+ */
+export function kernelLanguage(decl: ast.Decl | undefined): HoverLanguage | undefined {
+  if (decl?.kind !== 'Kernel') return undefined;
+  return decl.target?.value === 'cuda' ? 'c' : decl.target?.value === 'triton' ? 'triton' : undefined;
 }
 
-function computeQueryHover(doc: LayoutDocument, q: ast.IndexExpr | ast.MethodCall, settings: Settings, component?: number): string | undefined {
-  const lang = settings.hover.language;
+/**
+ * The language a query is shown in (hover and inlay hint alike): inside a kernel the language
+ * of its generated file, with that language's semantics (C's `/` and `?:` in a CUDA kernel);
+ * elsewhere the `layout.hover.language` setting.
+ */
+export function queryLanguage(doc: LayoutDocument, q: ast.Node, settings: Settings): HoverLanguage {
+  return kernelLanguage(declAt(doc.file, q.range.start)) ?? settings.hover.language;
+}
+
+export function queryHover(doc: LayoutDocument, q: ast.IndexExpr | ast.MethodCall, settings: Settings, component?: number): string | undefined {
+  const lang = queryLanguage(doc, q, settings);
+  return cached(doc, `Q:${q.range.start}:${lang}:${component ?? ''}`, () => computeQueryHover(doc, q, lang, component));
+}
+
+function computeQueryHover(doc: LayoutDocument, q: ast.IndexExpr | ast.MethodCall, lang: HoverLanguage, component?: number): string | undefined {
   const r = queryTexts(doc, q, lang);
   const src = oneLine(doc.text.slice(q.range.start, q.range.end));
   if (!r.ok) return `**query** \`${src}\`\n\ncannot generate code: ${r.message}`;

@@ -88,6 +88,7 @@ export function describeKind(d: SymbolDef): string {
     case 'const': return 'a const';
     case 'let': return 'a let';
     case 'layout': return 'a layout';
+    case 'linear': return 'a linear layout';
     case 'perm': return 'a perm';
     case 'permParam': return 'a perm size parameter';
     case 'permIndex': return 'a perm index';

@@ -26,6 +26,7 @@ const byKind: Record<SymbolKind, { type: SemanticType; modifiers: SemanticModifi
   const: { type: 'variable', modifiers: ['readonly'] },
   let: { type: 'variable', modifiers: [] },
   layout: { type: 'type', modifiers: [] },
+  linear: { type: 'type', modifiers: [] },
   perm: { type: 'function', modifiers: [] },
   permParam: { type: 'parameter', modifiers: [] },
   permIndex: { type: 'parameter', modifiers: [] },

@@ -1,13 +1,15 @@
 // The user settings the language service reads, with defaults and validation.
 // Settings arrive from the editor as untrusted JSON: `readSettings` never throws and falls back
 // to the default for every value that is missing or of the wrong kind.
+import { lookupTarget } from '../check/targets.js';
+import { DEFAULT_BUDGET } from '../check/rules/index.js';
 
 export type HoverLanguage = 'c' | 'triton' | 'python' | 'mlir';
 
 export interface Settings {
   hover: { language: HoverLanguage };
   inlayHints: { enabled: boolean; maxLength: number };
-  /** the GPU the schedule resource checks assume, e.g. `sm_90` */
+  /** the target the schedule checks assume when a schedule names none: a key of check/targets.ts's TARGETS (`sm_80` ... `sm_90`, `cpu`) */
   gpuTarget: string;
   emit: { outputFolder: string };
   /** the largest number of points an exhaustive GenP bijectivity check may enumerate */
@@ -21,7 +23,8 @@ export const defaultSettings: Settings = {
   inlayHints: { enabled: true, maxLength: 60 },
   gpuTarget: 'sm_90',
   emit: { outputFolder: 'generated' },
-  genp: { checkBudget: 1_000_000 },
+  // the CLI's budget (`layout check`): the same file gets the same answer in both
+  genp: { checkBudget: DEFAULT_BUDGET },
   diagnostics: { debounceMs: 150 },
 };
 
@@ -44,7 +47,7 @@ export function readSettings(raw: unknown): Settings {
       enabled: typeof inlay.enabled === 'boolean' ? inlay.enabled : d.inlayHints.enabled,
       maxLength: intIn(inlay.maxLength, 4, 10_000, d.inlayHints.maxLength),
     },
-    gpuTarget: typeof r.gpuTarget === 'string' && /^sm_\d+[a-z]?$/.test(r.gpuTarget) ? r.gpuTarget : d.gpuTarget,
+    gpuTarget: typeof r.gpuTarget === 'string' && lookupTarget(r.gpuTarget) ? r.gpuTarget : d.gpuTarget,
     emit: { outputFolder: typeof emit.outputFolder === 'string' ? emit.outputFolder : d.emit.outputFolder },
     genp: { checkBudget: intIn(genp.checkBudget, 0, 1e12, d.genp.checkBudget) },
     diagnostics: { debounceMs: intIn(diag.debounceMs, 0, 10_000, d.diagnostics.debounceMs) },

@@ -11,7 +11,7 @@ import type { LineIndex } from '../../../grammar/src/line-index.js';
 import { resolve, type Definition, type Resolution } from '../../../grammar/src/resolve.js';
 
 export type SymbolKind =
-  | 'param' | 'const' | 'let' | 'layout' | 'perm'
+  | 'param' | 'const' | 'let' | 'layout' | 'perm' | 'linear'
   | 'permParam' | 'permIndex' | 'inverseArg'
   | 'kernel' | 'binding' | 'free'
   | 'schedule' | 'handle';
@@ -44,7 +44,7 @@ export interface Occurrence {
 }
 
 /** File-wide declaration kinds. */
-export const globalKinds: ReadonlySet<SymbolKind> = new Set(['param', 'const', 'let', 'layout', 'perm', 'kernel', 'schedule']);
+export const globalKinds: ReadonlySet<SymbolKind> = new Set(['param', 'const', 'let', 'layout', 'perm', 'linear', 'kernel', 'schedule']);
 
 export class SymbolIndex {
   readonly defs: SymbolDef[] = [];

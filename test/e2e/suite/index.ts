@@ -50,7 +50,9 @@ let driverRequests = 0;
  * Asks the driver (test/e2e/run.mjs) for a screenshot and/or to use the picture webview, and waits until it
  * is done. Returns what the driver reports (with `poke`: what it saw in the webview), or undefined after 20 s.
  */
-async function driver(req: { shot?: string; dir?: 'docs' | 'out'; poke?: boolean; cell?: number }): Promise<Record<string, unknown> | undefined> {
+type Step = { fill: string; value: string | number } | { select: string; value: string } | { click: string } | { hover: number } | { wait: string };
+
+async function driver(req: { shot?: string; dir?: 'docs' | 'out'; poke?: boolean; cell?: number; steps?: Step[]; query?: string }): Promise<Record<string, unknown> | undefined> {
   const id = `r${++driverRequests}`;
   const done = join(ws().fsPath, '..', 'sync', `${id}.done`);
   console.log(`__driver__ ${JSON.stringify({ id, ...req })}`);
@@ -269,8 +271,25 @@ test('code lenses: "Emit Triton" above the kernel writes, opens and says so; a s
   await ed.edit((e) => e.insert(new vscode.Position(8, 0), '# edited\n'));
   since = api.messages().length;
   await vscode.commands.executeCommand(emitLens.command, ...(emitLens.arguments ?? []));
-  await expectMessage(since, `warning: Layout: nothing written for copy (Triton): the document changed (version ${ed.document.version}, the request was for ${v}); nothing was written`);
+  await expectMessage(since, `warning: Layout: nothing written for copy (Triton): the document changed (version ${ed.document.version}, the request was for ${v})`);
   await vscode.commands.executeCommand('workbench.action.files.revert');
+});
+
+test('the setting layout.codeLens.enabled turns the code lenses off and on', async () => {
+  const ed = await open('picture.layout');
+  const conf = vscode.workspace.getConfiguration('layout');
+  try {
+    await conf.update('codeLens.enabled', false, vscode.ConfigurationTarget.Workspace);
+    const off = await vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', ed.document.uri);
+    assertEqual(off.length, 0, 'code lenses with the setting off');
+  } finally {
+    await conf.update('codeLens.enabled', undefined, vscode.ConfigurationTarget.Workspace);
+  }
+  const on = await until('the lenses back', async () => {
+    const l = await vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', ed.document.uri);
+    return l.length ? l : undefined;
+  }, 5000);
+  assertEqual(on.map((l) => l.command?.title), ['Show layout'], 'code lenses with the setting on again');
 });
 
 test('code lenses: "Show layout" above a layout draws that layout', async () => {
@@ -317,9 +336,9 @@ test('"Layout: Show Layout" opens the picture webview (fixture payload) and expo
     '16 17 18 19 48 49 50 51', '20 21 22 23 52 53 54 55', '24 25 26 27 56 57 58 59', '28 29 30 31 60 61 62 63',
   ], 'cell labels (physical positions), row by row');
   assertEqual(seen.fills, ['AAAABBBB', 'AAAABBBB', 'AAAABBBB', 'AAAABBBB', 'CCCCDDDD', 'CCCCDDDD', 'CCCCDDDD', 'CCCCDDDD'], 'cell colours (one per tile)');
-  assertEqual(seen.tip, 'logical (ti, tj, i, j) = (1, 0, 3, 3)\nphysical 31\n(tj*2 + ti)*16 + i*4 + j = 31\ntile 1', 'tooltip of the hovered cell');
+  assertEqual(seen.tip, 'logical (ti, tj, i, j) = (1, 0, 3, 3)\nphysical 31\n(tj*2 + ti)*16 + i*4 + j = 31\ntile 2', 'tooltip of the hovered cell');
   assertEqual(seen.button, 'Show logical order', 'toggle button after the click');
-  assertEqual(seen.caption, '2 x 2 x 4 x 4 = 64 cells; physical order', 'caption after the click');
+  assertEqual(seen.caption, '2 x 2 x 4 x 4 = 64 cells; physical order; tiles of 4 x 4', 'caption after the click');
   await until('the webview to report the physical order', () => (api.picture()?.state.rendered?.view.mode === 'physical' ? true : undefined), 5000);
 });
 
@@ -343,7 +362,7 @@ test('"Layout: Show Layout" draws the layout at the cursor (server layout/pictur
   assertEqual(seen.labels, Array.from({ length: 8 }, (_, r) => Array.from({ length: 8 }, (_, c) => r * 8 + c).join(' ')), 'cell labels (physical positions), row by row');
   assertEqual(seen.fills, ['AAAABBBB', 'AAAABBBB', 'AAAABBBB', 'AAAABBBB', 'CCCCDDDD', 'CCCCDDDD', 'CCCCDDDD', 'CCCCDDDD'], 'cell colours (one per tile)');
   assertEqual(seen.tip, `logical (ti, tj, i, j) = (1, 0, 3, 3)\nphysical 59\n${s.picture.exprs.apply} = 59\ntile 2`, 'tooltip of the hovered cell');
-  assertEqual(seen.caption, '2 x 2 x 4 x 4 = 64 cells; physical order', 'caption after the click');
+  assertEqual(seen.caption, '2 x 2 x 4 x 4 = 64 cells; physical order; tiles of 4 x 4', 'caption after the click');
   // follows edits: change N to 12 and the picture is re-requested
   const before = api.picture()!.state.requests;
   await ed.edit((e) => e.replace(new vscode.Range(1, 0, 1, ed.document.lineAt(1).text.length), 'param M = 8, N = 12'));
@@ -353,6 +372,108 @@ test('"Layout: Show Layout" draws the layout at the cursor (server layout/pictur
   }, 10_000);
   assertEqual(after.picture!.logicalDims, [2, 3, 4, 4], 'logical dims after the edit');
   await vscode.commands.executeCommand('workbench.action.files.revert');
+});
+
+test('the picture of a big layout: a per-tile summary, then drawn at small params, recoloured, zoomed, tooltip inside', async () => {
+  const ed = await open('matmul.layout');
+  const line = ed.document.getText().split('\n').findIndex((l) => l.startsWith('layout A '));
+  place(ed, line, 7);
+  await vscode.commands.executeCommand('layout.showLayout');
+  const s = await until('the summary of A', () => {
+    const st = api.picture()?.state;
+    return st?.picture?.name === 'A' && st.rendered?.title === 'A' ? st : undefined;
+  }, 10_000);
+  assertEqual([s.picture!.totalCells, s.picture!.cells.length, s.picture!.tiles?.length], [16777216, 0, 2048], 'A is summarised per tile');
+  assertEqual(s.picture!.tiles![1], { tile: [0, 1], first: 64, min: 64, max: 520319 }, 'the second tile of A');
+  await sleep(300);
+  const sum = await driver({ shot: 'layout-summary', dir: 'docs', steps: [{ hover: 1 }] });
+  assert(sum && !sum.error, `using the webview: ${String(sum?.error)}`);
+  assertEqual(sum.caption, '32 x 64 x 128 x 64 = 16777216 cells; summary: 2048 tiles of 128 x 64, each labelled with the positions it takes', 'summary caption');
+  assertEqual(sum.tip, 'tile (ti, tj) = (0, 1)\nfirst cell at 64\npositions 64..520319 (8192 cells over 520256 positions)', 'a tile\'s tooltip');
+  // draw it at small sizes with the param controls, colour by physical order, zoom in twice
+  const small = await driver({ shot: 'layout-params', dir: 'docs', steps: [
+    { fill: '#param-M', value: 16 }, { fill: '#param-K', value: 16 }, { fill: '#param-BM', value: 4 }, { fill: '#param-BK', value: 8 },
+    { click: '#drawParams' }, { wait: 'drawn with' }, { hover: 127 },
+  ] });
+  assert(small && !small.error, `using the webview: ${String(small?.error)}`);
+  assertEqual(small.caption, '4 x 2 x 4 x 8 = 256 cells; logical order; tiles of 4 x 8; drawn with M = 16, K = 16, BM = 4, BK = 8', 'caption at small sizes');
+  assertEqual(small.legend, 'colour: tile (8 tiles of 4 x 8)', 'legend');
+  assertEqual((small.labels as string[])[0], '0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15', 'first row of A at small sizes');
+  assertEqual((small.fills as string[]).slice(0, 5), ['AAAAAAAABBBBBBBB', 'AAAAAAAABBBBBBBB', 'AAAAAAAABBBBBBBB', 'AAAAAAAABBBBBBBB', 'CCCCCCCCDDDDDDDD'], 'one colour per 4 x 8 tile');
+  assertEqual((small.svg as { lines: number }).lines, 4, 'tile boundaries: 3 between tile rows, 1 between tile columns');
+  const tb = small.tipBox as { left: number; top: number; right: number; bottom: number };
+  const panel = small.panel as { width: number; height: number };
+  assert(tb.left >= 0 && tb.top >= 0 && tb.right <= panel.width && tb.bottom <= panel.height, `the tooltip leaves the panel: ${JSON.stringify(tb)} in ${JSON.stringify(panel)}`);
+  const zoomed = await driver({ steps: [{ select: '#color', value: 'order' }, { click: '#zoomIn' }, { click: '#zoomIn' }] });
+  assert(zoomed && !zoomed.error, `using the webview: ${String(zoomed?.error)}`);
+  const w0 = (small.svg as { width: number }).width;
+  assertEqual((zoomed.svg as { width: number }).width, Math.round(w0 * 2), 'zoomed in twice: twice as wide');
+  assertEqual(zoomed.legend, 'colour: physical position (blue first, red last)', 'legend after choosing physical order');
+  assertEqual(api.picture()!.state.lastRequest?.overrides, { M: 16, K: 16, BM: 4, BK: 8 }, 'the request carried the params');
+});
+
+test('a GenP that is not a bijection: the picture marks the shared positions and lists the missing ones', async () => {
+  await vscode.workspace.fs.writeFile(file('genp.layout'), new TextEncoder().encode('perm bad()[i, j] = i + j\nlayout Bad = OrderBy(GenP([3, 3], bad())).GroupBy([3, 3])\n'));
+  const ed = await open('genp.layout');
+  place(ed, 1, 7);
+  await vscode.commands.executeCommand('layout.showLayout');
+  await until('the picture of Bad', () => (api.picture()?.state.rendered?.title === 'Bad' ? true : undefined), 10_000);
+  await sleep(300);
+  const seen = await driver({ shot: 'layout-genp-collisions', dir: 'docs', steps: [{ hover: 1 }] });
+  assert(seen && !seen.error, `using the webview: ${String(seen?.error)}`);
+  assertEqual(seen.problems, 'not a bijection: positions 1, 2, 3 are taken by more than one cell\nno cell maps to positions 5, 6, 7, 8', 'the problems under the picture');
+  assertEqual(seen.labels, ['0 1 2', '1 2 3', '2 3 4'], 'positions');
+  assertEqual(seen.tip, 'logical (i, j) = (0, 1)\nphysical 1\ni + j = 1\ncollision: (1, 0) maps here too', 'the tooltip names the other cell');
+});
+
+test('the walkthrough: opens, its example opens, its emit step writes the kernel; emit targets follow the file', async () => {
+  await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+  await vscode.commands.executeCommand('workbench.action.openWalkthrough', 'layout-tools.layout-lang#layout.gettingStarted', false);
+  await sleep(1500);
+  await screenshot('walkthrough');
+  const ed = await vscode.commands.executeCommand<vscode.TextEditor | undefined>('layout.openExample');
+  assert(ed, 'layout.openExample opened nothing');
+  assertEqual(vscode.workspace.asRelativePath(ed.document.uri), 'matmul.layout', 'the example opened from the workspace folder');
+  await vscode.commands.executeCommand('workbench.action.closeOtherEditors');
+  await sleep(1500);
+  await screenshot('walkthrough-example');
+  const since = api.messages().length;
+  const kernelLine = ed.document.getText().split('\n').findIndex((l) => l.startsWith('kernel matmul'));
+  place(ed, kernelLine + 1, 2);
+  const r = await vscode.commands.executeCommand<EmitResult | undefined>('layout.emitTriton');
+  assert(r && r.written.length === 1 && r.written[0].endsWith('/generated/matmul.py'), `emit wrote ${JSON.stringify(r)}`);
+  await expectMessage(since, 'info: Layout: wrote generated/matmul.py for matmul (Triton).');
+  await sleep(1000);
+  await screenshot('walkthrough-emit');
+});
+
+test('the task "layout: check" fills the Problems panel through the $layout problem matcher', async () => {
+  const tasks = await vscode.tasks.fetchTasks({ type: 'layout' });
+  assertEqual(tasks.map((t) => [t.name, t.source, t.definition.command]), [['check', 'layout', 'check']], 'the layout tasks');
+  const ended = new Promise<number | undefined>((resolve) => {
+    const sub = vscode.tasks.onDidEndTaskProcess((e) => {
+      if (e.execution.task.definition.type === 'layout') {
+        sub.dispose();
+        resolve(e.exitCode);
+      }
+    });
+  });
+  await vscode.tasks.executeTask(tasks[0]);
+  assertEqual(await ended, 1, 'layout check exits 1: the workspace has errors');
+  // the task's problems are markers of the problem matcher (owner layout-check, source 'layout check'), which
+  // the extension API does not list: read the Problems panel
+  await vscode.commands.executeCommand('workbench.actions.view.problems');
+  await sleep(1000);
+  const seen = await until('the Problems panel to list the task\'s problems', async () => {
+    const r = await driver({ query: '.markers-panel .monaco-list-row' });
+    const rows = (r?.texts as string[] | undefined) ?? [];
+    return rows.filter((t) => t.includes('layout check')).length >= 3 ? rows : undefined;
+  }, 15_000);
+  const fromTask = seen.filter((t) => t.includes('layout check')).map((t) => t.replace(/\s+/g, ' ').trim());
+  assert(fromTask.some((t) => t.includes('32 does not divide M = 100') && t.includes('tile/not-divisible')), `Problems rows: ${JSON.stringify(fromTask)}`);
+  assert(fromTask.some((t) => t.includes("unknown name 'N'") && t.includes('name/undefined')), `Problems rows: ${JSON.stringify(fromTask)}`);
+  assert(fromTask.some((t) => t.includes("expected ')' to close the argument list opened at 5:19")), `Problems rows: ${JSON.stringify(fromTask)}`);
+  await screenshot('task-problems');
 });
 
 test('the server is restarted, with a message, when it dies', async () => {

@@ -9,18 +9,21 @@ import { checkSizes } from './size.js';
 import { checkTiles } from './tile.js';
 import { FileIndex, type Rule, type RuleContext, type RuleOptions, type RuleRun } from './types.js';
 import { checkUnused } from './unused.js';
+import { checkLegoMutation } from './lego-mutation.js';
 import type { Model } from '../elaborate-model.js';
 import { Scenarios } from '../scenario.js';
 
 export type { Rule, RuleCategory, RuleContext, RuleOptions, RuleRun } from './types.js';
 export { FileIndex } from './types.js';
 export { checkGenPs, genpUses, checkUse, type GenPUse } from './genp.js';
+export { queryDiagnostics } from './query.js';
 
 /** Default number of points a GenP check enumerates exhaustively (per evaluation point). */
 export const DEFAULT_BUDGET = 1 << 24;
 
 export const rules: readonly Rule[] = [
   { family: 'unused', codes: ['unused/param', 'unused/layout', 'unused/perm', 'unused/let'], category: 'fast', global: true, run: (c) => ({ diagnostics: checkUnused(c) }) },
+  { family: 'lego', codes: ['lego/mutated-receiver'], category: 'fast', global: true, run: (c) => ({ diagnostics: checkLegoMutation(c) }) },
   { family: 'size', codes: ['size/groupby-mismatch', 'size/tile-mismatch', 'size/rank-mismatch'], category: 'fast', run: (c) => ({ diagnostics: checkSizes(c) }) },
   { family: 'query', codes: ['query/arity', 'query/out-of-range'], category: 'fast', run: (c) => ({ diagnostics: checkQueries(c) }) },
   { family: 'tile', codes: ['tile/not-divisible'], category: 'fast', run: (c) => ({ diagnostics: checkTiles(c) }) },

@@ -7,30 +7,35 @@ import type { ast, Diagnostic } from '../../../../grammar/src/index.js';
 import * as A from '../../algebra/index.js';
 import * as X from '../../expr/index.js';
 import type { QueryUse } from '../elaborate-model.js';
+import type { Scenarios } from '../scenario.js';
 import { checkedDecls, type RuleContext } from './types.js';
 import { fmtList } from './walk.js';
 
 export function checkQueries(ctx: RuleContext): Diagnostic[] {
   const sel = checkedDecls(ctx);
   const out: Diagnostic[] = [];
-  for (const q of ctx.model.queryUses) {
-    if (!sel.has(q.decl)) continue;
-    if (q.kind === 'apply') out.push(...indices(ctx, q, A.dims(q.layout)));
-    else out.push(...inv(ctx, q));
-  }
+  for (const q of ctx.model.queryUses) if (sel.has(q.decl)) out.push(...queryDiagnostics(ctx.scenarios, q));
   return out;
 }
+
+/** The query/... diagnostics of one query use, at the base scenario (`layout expr` uses it too). */
+export function queryDiagnostics(scenarios: Scenarios, q: QueryUse): Diagnostic[] {
+  const ctx = { scenarios };
+  return q.kind === 'apply' ? indices(ctx, q, A.dims(q.layout)) : inv(ctx, q);
+}
+
+type Ctx = Pick<RuleContext, 'scenarios'>;
 
 function name(q: QueryUse): string {
   return q.layoutName ?? 'the layout';
 }
 
-function shapeText(ctx: RuleContext, dims: readonly X.Expr[]): string {
+function shapeText(ctx: Ctx, dims: readonly X.Expr[]): string {
   const vs = dims.map((d) => ctx.scenarios.evaluate(d));
   return vs.every((v) => v !== undefined) ? fmtList(vs as bigint[]) : `[${dims.map((d) => X.printPython(d)).join(', ')}]`;
 }
 
-function indices(ctx: RuleContext, q: QueryUse, dims: readonly X.Expr[]): Diagnostic[] {
+function indices(ctx: Ctx, q: QueryUse, dims: readonly X.Expr[]): Diagnostic[] {
   const L = name(q);
   const idx = q.indices;
   if (idx.length !== dims.length) {
@@ -60,7 +65,7 @@ function indices(ctx: RuleContext, q: QueryUse, dims: readonly X.Expr[]): Diagno
   return out;
 }
 
-function inv(ctx: RuleContext, q: QueryUse): Diagnostic[] {
+function inv(ctx: Ctx, q: QueryUse): Diagnostic[] {
   const L = name(q);
   if (q.indices.length !== 1) {
     return [{

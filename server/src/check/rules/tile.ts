@@ -48,6 +48,11 @@ export function checkTiles(ctx: RuleContext): Diagnostic[] {
 
 type TileByItem = Division['tileBy'];
 
+/** The level arguments of `chain.TileBy(levels...)` or `TileBy(chain, levels...)`. */
+function levelsOf(call: ast.Call | ast.MethodCall): ast.Expr[] {
+  return call.kind === 'MethodCall' ? call.args : call.args.slice(1);
+}
+
 /** Does the candidate's param change the value of either operand? */
 function dependsOn(ctx: RuleContext, d: Division, sc: Scenario): boolean {
   const v = ctx.scenarios;
@@ -115,7 +120,7 @@ function dividingFixes(ctx: RuleContext, b: ast.Binary, tileBy: TileByItem, a: b
   // the same literal repeated in the inner levels of a TileBy is the tile size: change it too
   const twins: ast.IntLit[] = [];
   if (tileBy && r.kind === 'Int') {
-    for (const lv of tileBy.call.args.slice(1)) {
+    for (const lv of levelsOf(tileBy.call).slice(1)) {
       const it = itemsOf(lv)?.[tileBy.dim];
       if (it?.kind === 'Int' && it.value === r.value) twins.push(it);
     }
@@ -146,11 +151,12 @@ function paramItem(ctx: RuleContext, name: string): ast.ParamItem | undefined {
 function expandFix(ctx: RuleContext, tileBy: TileByItem, sc: Scenario): Fix[] {
   if (!tileBy) return [];
   const call = tileBy.call;
-  const recv = call.receiver;
+  const levels = levelsOf(call);
+  const recv = call.kind === 'MethodCall' ? call.receiver : call.args[0];
   if (recv.kind !== 'Call' || !isConstructorCall(recv, 'OrderBy', ctx.resolution) || recv.args.length !== 1) return [];
   const block = recv.args[0];
   if (block.kind !== 'Call' || !(isConstructorCall(block, 'Row', ctx.resolution) || isConstructorCall(block, 'Col', ctx.resolution))) return [];
-  const level0 = itemsOf(call.args[0]);
+  const level0 = itemsOf(levels[0]);
   if (!level0 || level0.length !== block.args.length) return [];
   const edits: Fix['edits'] = [];
   const padded: string[] = [];
@@ -163,7 +169,7 @@ function expandFix(ctx: RuleContext, tileBy: TileByItem, sc: Scenario): Fix[] {
     if (textOf(ctx.text, item.left) !== dimText) return;
     // the inner levels must multiply to the divisor, or the padded space is not tiled exactly
     let inner = 1n;
-    for (const lv of call.args.slice(1)) {
+    for (const lv of levels.slice(1)) {
       const it = itemsOf(lv)?.[k];
       const v = it ? ctx.scenarios.value(it, sc) : undefined;
       if (v === undefined) return;

@@ -30,7 +30,8 @@ function childrenOf(n: ast.AnyNode): ast.AnyNode[] {
     case 'Call': return n.args;
     case 'MethodCall': return [n.receiver, ...n.args];
     case 'Index': return [n.receiver, ...n.indices];
-    case 'Slice': return [...(n.start ? [n.start] : []), ...(n.stop ? [n.stop] : [])];
+    case 'Slice': return [...(n.start ? [n.start] : []), ...(n.stop ? [n.stop] : []), ...(n.step ? [n.step] : [])];
+    case 'Range': return [n.start, n.stop, ...(n.step ? [n.step] : [])];
     case 'List': case 'Tuple': return n.items;
     default: return [];
   }
@@ -39,7 +40,7 @@ function childrenOf(n: ast.AnyNode): ast.AnyNode[] {
 function isExpr(n: ast.AnyNode): n is ast.Expr | ast.Slice {
   switch (n.kind) {
     case 'Int': case 'String': case 'Name': case 'Unary': case 'Binary': case 'If': case 'Call':
-    case 'MethodCall': case 'Index': case 'List': case 'Tuple': case 'Slice':
+    case 'MethodCall': case 'Index': case 'List': case 'Tuple': case 'Slice': case 'Range':
       return true;
     default:
       return false;

@@ -13,7 +13,8 @@
 //   }
 //
 // Phases, one file each: `ops.ts` (payload ops and primitives), `spec.ts` (the plain-data schedule),
-// `values.ts` (argument values, read from the elaborated model), `resolve.ts`, `copy.ts` + `simulate.ts`, `candidates.ts`, `describe.ts` (hover).
+// `values.ts` (argument values, read from the elaborated model), `resolve.ts`, `copy.ts` and
+// `simulate.ts`, `candidates.ts`. The hover text of a step is in service/schedule-hover.ts.
 // Three stages: `resolveSchedule` turns the AST into a `ScheduleSpec` (numbers, no expressions)
 // and reports malformed steps; `analyzeSchedule` simulates the steps on the payload's iteration
 // space (tile extents, grid, threads, shared memory) and reports what is wrong with them;
@@ -34,4 +35,3 @@ export {
   type AnalyzeOptions, type AnalyzeResult, type PromotedOperand, type SchedulePlan, type StepFacts,
 } from './simulate.js';
 export { checkSchedule, tunableParamsOf } from './candidates.js';
-export { describeStep } from './describe.js';

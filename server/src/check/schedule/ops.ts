@@ -44,7 +44,9 @@ export function lookupPayloadOp(name: string): PayloadOpInfo | undefined {
 
 export type Primitive =
   | 'findOp' | 'tile' | 'fuse' | 'tileForGrids' | 'parallelizeForBlocks' | 'parallelizeForThreads'
-  | 'bufferize' | 'promote' | 'unroll' | 'vectorize';
+  | 'bufferize' | 'promote' | 'unroll' | 'vectorize'
+  // tensor cores (see tensorcore.ts)
+  | 'parallelizeForWarps' | 'mma' | 'asyncCopy' | 'multibuffer' | 'pipeline' | 'swizzleShared';
 
 type ArgKind = 'handle' | 'sizes' | 'operands' | 'int' | 'opName';
 
@@ -101,7 +103,32 @@ export const PRIMITIVES: Readonly<Record<Primitive, PrimitiveInfo>> = {
     'Turns tensors into memrefs (one-shot bufferization); shared-memory staging buffers become workgroup globals.',
     ['transform.bufferization.eliminate_empty_tensors', 'transform.bufferization.one_shot_bufferize',
       'transform.memref.alloca_to_global']),
+  // ---- tensor cores (a schedule with mma: see docs/schedules.md, "Tensor cores")
+  parallelizeForWarps: prim('parallelizeForWarps', 'parallelizeForWarps(h, [warps per parallel dim])', ['handle', 'sizes'], [], 'gpu',
+    'Splits each block\'s tile over a grid of warps (an `scf.forall` mapped to `#gpu.warp<linear_dim_*>`): each warp owns a warp tile of the output, kept in registers; the block has 32 threads per warp. The zero fill is spread over all the threads.',
+    ['transform.structured.tile_using_forall num_threads (#gpu.warp<linear_dim_1>, #gpu.warp<linear_dim_0>)',
+      'transform.structured.tile_using_forall (fill, #gpu.thread<linear_dim_*>)', 'transform.gpu.map_nested_forall_to_threads']),
+  mma: prim('mma', 'mma(h, [16, 8, 16])', ['handle', 'sizes'], [], 'gpu',
+    'Computes each warp tile on the tensor cores: `[16, 8, 16]` is `mma.sync` m16n8k16 fed by `ldmatrix` (nvgpu), `[16, 16, 16]` is WMMA (`gpu.subgroup_mma_*`). Implies the contraction patterns after bufferize and hoisting the accumulators out of the K loop.',
+    ['transform.apply_patterns.vector.reduction_to_contract', 'transform.apply_patterns.vector.fold_arith_extension',
+      'transform.apply_patterns.gpu.unroll_vectors_subgroup_mma', 'transform.apply_patterns.memref.fold_memref_alias_ops',
+      'transform.structured.hoist_redundant_vector_transfers', 'transform.apply_registered_pass "convert-vector-to-gpu"']),
+  asyncCopy: prim('asyncCopy', 'asyncCopy()', [], [], 'gpu',
+    'Turns the global-to-shared copies of promote into asynchronous copies (`cp.async`, bypassing L1), grouped per stage.',
+    ['transform.nvgpu.create_async_groups {bypass_l1}']),
+  multibuffer: prim('multibuffer', 'multibuffer(depth)', ['int'], [], 'gpu',
+    'Gives each shared-memory staging buffer `depth` copies (one per pipeline stage); shared memory grows by the factor.',
+    ['transform.bufferization.buffer_loop_hoisting', 'transform.memref.multibuffer {skip_analysis}']),
+  pipeline: prim('pipeline', 'pipeline(h, depth)', ['handle', 'int'], [], 'gpu',
+    'Software-pipelines the K loop: the copies of the next `depth - 1` K tiles run while the current one is computed (implies multibuffer(depth)).',
+    ['transform.nvgpu.pipeline_shared_memory_copies {depth, peel_epilogue}']),
+  swizzleShared: prim('swizzleShared', 'swizzleShared()', [], [], 'gpu',
+    'XOR-swizzles the shared-memory tiles (the cp.async writes and the ldmatrix reads) so that a warp\'s accesses hit distinct banks.',
+    ['transform.apply_registered_pass "nvgpu-optimize-shared-memory"']),
 };
+
+/** The tensor-core primitives; they act after bufferize whatever their position (see docs/schedules.md). */
+export const TENSOR_CORE_PRIMITIVES: ReadonlySet<Primitive> = new Set<Primitive>(['mma', 'asyncCopy', 'multibuffer', 'pipeline', 'swizzleShared']);
 
 export function isPrimitive(name: string): name is Primitive {
   return Object.prototype.hasOwnProperty.call(PRIMITIVES, name);

@@ -4,11 +4,12 @@ import type { Expr, ScheduleDecl, ScheduleStep } from '../../../../grammar/src/a
 import type { Diagnostic } from '../../../../grammar/src/diagnostic.js';
 import { lookupTarget, TARGETS } from '../targets.js';
 import { isPrimitive, lookupPayloadOp, PAYLOAD_OPS, PRIMITIVES, type PayloadOpInfo } from './ops.js';
-import type { ElementType, ScheduleSpec, ScheduleStepSpec } from './spec.js';
+import { ELEMENT_TYPES, isElementType, type ElementType, type ScheduleSpec, type ScheduleStepSpec } from './spec.js';
 import type { ArgValues } from './values.js';
 import { closest, diag } from './util.js';
 
 const MAX_SIZE = 2n ** 31n - 1n;
+const ELEMENT_BYTES_OF: Readonly<Record<ElementType, number>> = { f32: 4, f16: 2, bf16: 2 };
 
 export interface ResolveResult {
   /** undefined when the header is unusable (unknown op, sizes that do not evaluate) */
@@ -16,7 +17,7 @@ export interface ResolveResult {
   diagnostics: Diagnostic[];
 }
 
-const GPU_MAPPING_PRIMITIVES = new Set(['tileForGrids', 'parallelizeForBlocks', 'parallelizeForThreads']);
+const GPU_MAPPING_PRIMITIVES = new Set(['tileForGrids', 'parallelizeForBlocks', 'parallelizeForThreads', 'parallelizeForWarps']);
 
 export interface ResolveOptions {
   file?: string;
@@ -62,6 +63,7 @@ export function resolveSchedule(decl: ScheduleDecl, values: ArgValues, opts: Res
     out.push(diag('unknown-payload-op', 'error',
       `\`${decl.op.name}\` is not a supported payload op; supported: ${Object.keys(PAYLOAD_OPS).join(', ')}${guess ? ` (did you mean \`${guess}\`?)` : ''}`,
       decl.op.range));
+    if (guess) out[out.length - 1].fixes = [{ title: `Change to \`${guess}\``, edits: [{ range: decl.op.range, newText: guess }] }];
     return { diagnostics: out };
   }
   if (decl.op.args.length !== info.dims.length) {
@@ -88,6 +90,40 @@ export function resolveSchedule(decl: ScheduleDecl, values: ArgValues, opts: Res
     }
   }
 
+  // element types: `: f16 x f16 -> f32`
+  let elementType: ElementType = opts.elementType ?? 'f32';
+  let accType: ElementType | undefined = opts.elementType;
+  if (decl.types) {
+    const ty = decl.types;
+    const nIn = info.operands.filter((o) => !o.isOutput).length;
+    let good = true;
+    for (const id of [...ty.inputs, ty.output]) {
+      if (!isElementType(id.name)) {
+        out.push(diag('unknown-element-type', 'error', `\`${id.name}\` is not an element type; supported: ${ELEMENT_TYPES.join(', ')}`, id.range));
+        good = false;
+      }
+    }
+    for (const sep of ty.separators) {
+      if (sep.name !== 'x') { out.push(diag('element-types', 'error', `expected \`x\` between the input types, found \`${sep.name}\``, sep.range)); good = false; }
+    }
+    if (good && ty.inputs.length !== nIn) {
+      out.push(diag('element-types', 'error',
+        `${info.name} has ${nIn} inputs (${info.operands.filter((o) => !o.isOutput).map((o) => o.name).join(', ')}): write ${nIn} input types, e.g. \`: f16 x f16 -> f32\`; got ${ty.inputs.length}`, ty.range));
+      good = false;
+    }
+    if (good && ty.inputs.some((x) => x.name !== ty.inputs[0].name)) {
+      out.push(diag('element-types', 'error', `mixed input types (${ty.inputs.map((x) => x.name).join(' x ')}) are not supported; the inputs share one element type`, ty.range));
+      good = false;
+    }
+    if (!good) return { diagnostics: out };
+    elementType = ty.inputs[0].name as ElementType;
+    accType = ty.output.name as ElementType;
+    if (ELEMENT_BYTES_OF[accType] < ELEMENT_BYTES_OF[elementType]) {
+      out.push(diag('element-types', 'error', `the output ${accType} is narrower than the inputs' ${elementType}: accumulate in ${elementType} or wider`, ty.output.range));
+      return { diagnostics: out };
+    }
+  }
+
   const steps: ScheduleStepSpec[] = [];
   for (const s of decl.steps) {
     if (opts.quietUndefinedNames && !isPrimitive(s.primitive.name)) continue;
@@ -98,11 +134,12 @@ export function resolveSchedule(decl: ScheduleDecl, values: ArgValues, opts: Res
     name: decl.name.name,
     op: info.name,
     sizes,
-    elementType: opts.elementType ?? 'f32',
+    elementType,
+    ...(accType && accType !== elementType ? { accType } : {}),
     target,
     steps,
     source: { file: opts.file, block: decl.name.name },
-    ranges: { decl: decl.range, name: decl.name.range, op: decl.op.range, sizes: decl.op.args.map((a) => a.range), target: decl.gpu?.range },
+    ranges: { decl: decl.range, name: decl.name.range, op: decl.op.range, sizes: decl.op.args.map((a) => a.range), target: decl.gpu?.range, types: decl.types?.range },
   };
   return { spec, diagnostics: out };
 }
@@ -150,7 +187,7 @@ function resolveStep(s: ScheduleStep, info: PayloadOpInfo,
       if (a.kind !== 'String') { out.push(diag('arg-type', 'error', `findOp expects the op's name as a string, e.g. "${info.name}"`, a.range)); ok = false; }
       else step.op = a.value;
     } else if (kind === 'int') {
-      const v = evalSize(a, `${name} factor`, 1n);
+      const v = evalSize(a, `${name} ${name === 'unroll' ? 'factor' : 'depth'}`, 1n);
       if (v === undefined) ok = false; else step.factor = v;
     } else {
       if (a.kind !== 'List') {
@@ -159,7 +196,8 @@ function resolveStep(s: ScheduleStep, info: PayloadOpInfo,
         ok = false;
         return;
       }
-      const what = kind === 'operands' ? 'operand index' : name === 'parallelizeForThreads' ? 'thread count' : 'tile size';
+      const what = kind === 'operands' ? 'operand index' : name === 'parallelizeForThreads' ? 'thread count'
+        : name === 'parallelizeForWarps' ? 'warp count' : name === 'mma' ? 'mma shape size' : 'tile size';
       const min = kind === 'operands' || name === 'tile' || name === 'fuse' ? 0n : 1n;
       const vals: number[] = [];
       a.items.forEach((item, k) => {
@@ -168,14 +206,14 @@ function resolveStep(s: ScheduleStep, info: PayloadOpInfo,
       });
       step.itemRanges = a.items.map((x) => x.range);
       if (kind === 'operands') step.operands = vals; else step.sizes = vals;
-      const want = name === 'tile' ? info.dims.length : info.parallelDims;
+      const want = name === 'tile' || name === 'mma' ? info.dims.length : info.parallelDims;
       const dims = info.dims.slice(0, want).join(', ');
       if (kind === 'sizes' && name === 'tile' && (a.items.length < 1 || a.items.length > want)) {
         out.push(diag('size-rank', 'error', `tile takes 1 to ${want} sizes (one per dimension ${dims} of ${info.name}), got ${a.items.length}`, a.range));
         ok = false;
       } else if (kind === 'sizes' && name !== 'tile' && a.items.length !== want) {
         out.push(diag('size-rank', 'error',
-          `${name} takes ${want} ${what}s (one per parallel dimension ${dims} of ${info.name}), got ${a.items.length}`, a.range));
+          `${name} takes ${want} ${what}s (one per ${name === 'mma' ? '' : 'parallel '}dimension ${dims} of ${info.name}), got ${a.items.length}`, a.range));
         ok = false;
       } else if (kind === 'operands' && a.items.length === 0) {
         out.push(diag('size-rank', 'error', `promote needs at least one operand index`, a.range));

@@ -3,10 +3,11 @@
 import type { Range } from '../../../../grammar/src/ast.js';
 import type { Diagnostic } from '../../../../grammar/src/diagnostic.js';
 import { formatBytes, lookupTarget, type GpuTarget, type Target } from '../targets.js';
-import { lookupPayloadOp, PRIMITIVES, type PayloadOpInfo, type Primitive } from './ops.js';
+import { lookupPayloadOp, PRIMITIVES, TENSOR_CORE_PRIMITIVES, type PayloadOpInfo, type Primitive } from './ops.js';
 import { ELEMENT_BYTES, type ScheduleSpec, type ScheduleStepSpec } from './spec.js';
 import { copyMapping, type CopyMapping } from './copy.js';
 import { diag, NO_RANGE, product, times } from './util.js';
+import { checkCopyVectors, checkMma, checkWarps, isTensorCoreSchedule, stagesOf, tensorCoreStructure, type TensorCoreFacts } from './tensorcore.js';
 
 export interface PromotedOperand {
   index: number;
@@ -36,6 +37,11 @@ export interface StepFacts {
   sharedBytes?: number;
   /** vectorize: elements of the per-thread vector computation */
   vectorElements?: number;
+  /** parallelizeForWarps: warps per parallel dimension and the warp tile */
+  warps?: number[];
+  warpTile?: number[];
+  /** mma: shape, warp tile, register estimate */
+  tensorCore?: TensorCoreFacts;
 }
 
 export interface SchedulePlan {
@@ -54,6 +60,10 @@ export interface SchedulePlan {
   /** shared memory per block, all promoted tiles, times the unroll factor of the loops around them */
   sharedBytes: number;
   unrollFactor: number;
+  /** shared buffers per staged operand (pipeline / multibuffer depth; 1 without them) */
+  stages: number;
+  /** a tensor-core schedule (mma): its figures */
+  tensorCore?: TensorCoreFacts;
   has: Partial<Record<Primitive, number>>;
 }
 
@@ -77,7 +87,10 @@ const NOT_AFTER: Partial<Record<Primitive, [Primitive, string][]>> = {
     ['vectorize', 'vectorize leaves no linalg op to promote'],
   ],
   parallelizeForThreads: [['vectorize', 'vectorize leaves no linalg op to split over threads']],
+  parallelizeForWarps: [['vectorize', 'vectorize leaves no linalg op to split over warps']],
 };
+NOT_AFTER.tile!.push(['parallelizeForWarps', 'after parallelizeForWarps each op is one warp\'s tile; tile the block\'s loops before']);
+NOT_AFTER.promote!.push(['parallelizeForWarps', 'promote stages the whole block\'s tile; after parallelizeForWarps each op is one warp\'s tile']);
 
 /** Simulates the steps on the payload; `diagnostics` says what is wrong, `plan` (absent on errors) what the emitter needs. */
 export interface AnalyzeOptions {
@@ -110,7 +123,8 @@ export function analyzeSchedule(spec: ScheduleSpec, opts: AnalyzeOptions = {}): 
     let good = true;
     if (p.target === 'gpu' && !isGpu) {
       out.push(diag('needs-gpu', 'error',
-        `${s.primitive} maps work to GPU ${s.primitive === 'promote' ? 'shared memory' : s.primitive === 'parallelizeForThreads' ? 'threads' : 'blocks'}, but this schedule targets the CPU; name a GPU with \`on sm_90\``,
+        `${s.primitive} maps work to GPU ${s.primitive === 'promote' ? 'shared memory' : s.primitive === 'parallelizeForThreads' ? 'threads'
+          : s.primitive === 'parallelizeForWarps' ? 'warps' : TENSOR_CORE_PRIMITIVES.has(s.primitive) ? 'tensor cores' : 'blocks'}, but this schedule targets the CPU; name a GPU with \`on sm_90\``,
         s.primitiveRange));
       good = false;
     }
@@ -151,7 +165,7 @@ export function analyzeSchedule(spec: ScheduleSpec, opts: AnalyzeOptions = {}): 
       out.push(diag('duplicate-step', 'error', `${s.primitive} appears twice; a schedule has one`, s.primitiveRange,
         [{ message: `first ${s.primitive}`, range: prev.primitiveRange ?? NO_RANGE }]));
       good = false;
-    } else if (buf && s.primitive !== 'parallelizeForBlocks') {
+    } else if (buf && s.primitive !== 'parallelizeForBlocks' && !TENSOR_CORE_PRIMITIVES.has(s.primitive)) {
       out.push(diag('order', 'error',
         `${s.primitive} comes after bufferize; only parallelizeForBlocks may follow it (the handles of tensor ops do not survive bufferization)`,
         s.primitiveRange, [{ message: 'bufferize is here', range: buf.primitiveRange ?? NO_RANGE }]));
@@ -170,7 +184,7 @@ export function analyzeSchedule(spec: ScheduleSpec, opts: AnalyzeOptions = {}): 
         s.primitiveRange, [{ message: 'vectorize is here', range: seen.get('vectorize')!.primitiveRange ?? NO_RANGE }]));
       good = false;
     }
-    if (isGpu && good && ['tile', 'promote', 'parallelizeForThreads', 'parallelizeForBlocks'].includes(s.primitive) && !seen.get('tileForGrids')) {
+    if (isGpu && good && ['tile', 'promote', 'parallelizeForThreads', 'parallelizeForWarps', 'parallelizeForBlocks'].includes(s.primitive) && !seen.get('tileForGrids')) {
       const later = spec.steps.find((t) => t.primitive === 'tileForGrids');
       if (later) {
         out.push(diag('order', 'error', `${s.primitive} comes before tileForGrids: the grid loop is the outermost level, so tileForGrids comes first`,
@@ -185,7 +199,7 @@ export function analyzeSchedule(spec: ScheduleSpec, opts: AnalyzeOptions = {}): 
   }
   if (isGpu) {
     for (const need of ['tileForGrids', 'parallelizeForThreads'] as const) {
-      if (!seen.get(need)) {
+      if (!seen.get(need) && !(need === 'parallelizeForThreads' && seen.get('parallelizeForWarps'))) {
         out.push(diag('missing-step', 'error',
           need === 'tileForGrids'
             ? `a schedule on ${target.name} needs tileForGrids: without a grid loop there is no GPU kernel`
@@ -194,6 +208,8 @@ export function analyzeSchedule(spec: ScheduleSpec, opts: AnalyzeOptions = {}): 
       }
     }
   }
+  // (with malformed steps left out of the spec, a missing mma would only be a consequence)
+  if (isGpu && !opts.structureOnly) tensorCoreStructure(spec, seen, out);
   if (!seen.get('bufferize') && handle) {
     out.push(diag('missing-step', 'warning', `schedule \`${spec.name}\` does not bufferize(); the generated script bufferizes at the end`, spec.ranges?.name));
   }
@@ -209,7 +225,12 @@ export function analyzeSchedule(spec: ScheduleSpec, opts: AnalyzeOptions = {}): 
   let promoteStep: ScheduleStepSpec | undefined, promoteIndex = -1;
   let unrollFactor = 1;
   const threadStep = spec.steps.find((s) => s.primitive === 'parallelizeForThreads');
-  const threadTotal = threadStep?.sizes && threadStep.sizes.length === P ? product(threadStep.sizes) : undefined;
+  const warpStep = spec.steps.find((s) => s.primitive === 'parallelizeForWarps');
+  const threadTotal = threadStep?.sizes && threadStep.sizes.length === P ? product(threadStep.sizes)
+    : warpStep?.sizes && warpStep.sizes.length === P && isGpu ? product(warpStep.sizes) * (target as GpuTarget).warpSize : undefined;
+  const tensorCore = isTensorCoreSchedule(spec);
+  const stages = stagesOf(spec);
+  let warps: number[] | undefined, blockTile: number[] | undefined, tcFacts: TensorCoreFacts | undefined;
   const simulate = (s: ScheduleStepSpec, i: number, f: StepFacts): void => {
     // Checks that `sizes` tile the current extents; returns the new extents (as asked, even when wrong,
     // so that later steps are checked against the intended tile) and whether all was well.
@@ -296,8 +317,36 @@ export function analyzeSchedule(spec: ScheduleSpec, opts: AnalyzeOptions = {}): 
           promoted.push(p);
         });
         promoted.sort((a, b) => a.index - b.index);
+        if (tensorCore && isGpu) checkCopyVectors(spec, promoted, s.argRanges?.[1] ?? s.range, out);
         f.promoted = promoted;
         promoteStep = s; promoteIndex = i;
+        break;
+      }
+      case 'parallelizeForWarps': {
+        const w = s.sizes!;
+        let good = true;
+        w.forEach((n, d) => {
+          if (extents[d] % n !== 0) {
+            out.push(diag('warps-not-divisible', 'error',
+              `${n} warps do not divide the block's ${extents[d]} ${dimName(d)} (${extents[d]} = ${Math.floor(extents[d] / n)} x ${n} + ${extents[d] % n}): the block tile must be a multiple of the warp tile`, itemRange(s, d)));
+            good = false;
+          }
+        });
+        if (isGpu && !checkWarps(w, target as GpuTarget, s.argRanges?.[1], out)) good = false;
+        blockTile = [...extents];
+        const warpTile = w.map((n, d) => Math.max(1, Math.floor(extents[d] / n)));
+        warpTile.forEach((n, d) => { extents[d] = n; });
+        if (!good) return;
+        warps = w;
+        threads = [product(w) * (isGpu ? (target as GpuTarget).warpSize : 32)];
+        f.warps = w;
+        f.warpTile = warpTile;
+        break;
+      }
+      case 'mma': {
+        if (!warps || !blockTile) return;
+        const r = checkMma(spec, info, s, blockTile, warps, out);
+        if (r) { tcFacts = r; f.tensorCore = r; }
         break;
       }
       case 'parallelizeForThreads': {
@@ -341,7 +390,7 @@ export function analyzeSchedule(spec: ScheduleSpec, opts: AnalyzeOptions = {}): 
       }
       case 'vectorize': {
         f.vectorElements = product(extents);
-        if (f.vectorElements > 8192) {
+        if (f.vectorElements > 8192 && !tensorCore) {
           const hint = extents.length > P && extents[P] === spec.sizes[P] ? ` (tile ${dimName(P)} first, e.g. tile(${s.handle ?? handle?.name ?? 'mm'}, [${info.dims.map((_, d) => (d === P ? '32' : '0')).join(', ')}]))` : '';
           out.push(diag('large-vector', 'warning',
             `vectorize works on ${times(extents)} = ${f.vectorElements} elements ${isGpu ? 'per thread' : 'at once'}; the lowering unrolls them into as many operations${hint}`,
@@ -372,14 +421,15 @@ export function analyzeSchedule(spec: ScheduleSpec, opts: AnalyzeOptions = {}): 
   let sharedBytes = 0;
   if (promoted.length && !stopped) {
     const one = promoted.reduce((a, p) => a + p.bytes, 0);
-    sharedBytes = one * unrollFactor;
+    sharedBytes = one * unrollFactor * stages;
     const pf = facts[promoteIndex];
     pf.sharedBytes = sharedBytes;
     if (isGpu) {
       const g = target as GpuTarget;
       const parts = promoted.map((p) => `${p.name} ${times(p.shape)} ${spec.elementType} = ${p.bytes} B`).join(', ');
       const un = unrollFactor > 1 ? ` x ${unrollFactor} (unroll copies the staging buffers)` : '';
-      const total = `${parts}${un}: ${sharedBytes} B of shared memory per block`;
+      const st = stages > 1 ? `${stages} stages x (${parts})` : parts;
+      const total = `${st}${un}: ${sharedBytes} B of shared memory per block`;
       const r = promoteStep!.argRanges?.[1] ?? promoteStep!.range;
       if (sharedBytes > g.sharedMemOptInBytes) {
         out.push(diag('shared-memory', 'error', `promote needs ${total}, more than the ${g.sharedMemOptInBytes} B (${formatBytes(g.sharedMemOptInBytes)}) a block can have on ${g.name}`, r));
@@ -395,8 +445,9 @@ export function analyzeSchedule(spec: ScheduleSpec, opts: AnalyzeOptions = {}): 
   const has: Partial<Record<Primitive, number>> = {};
   spec.steps.forEach((s, i) => { if (has[s.primitive] === undefined) has[s.primitive] = i; });
   const plan: SchedulePlan = {
-    spec, op: info, target, elementBytes, facts, grid, threads, promoted, sharedBytes, unrollFactor, has,
+    spec, op: info, target, elementBytes, facts, grid, threads, promoted, sharedBytes, unrollFactor, stages, has,
   };
+  if (tcFacts) plan.tensorCore = tcFacts;
   if (threads) {
     const xyz = [...threads].reverse();
     plan.blockDims = [xyz[0] ?? 1, xyz[1] ?? 1, xyz[2] ?? 1];

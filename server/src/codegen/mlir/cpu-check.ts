@@ -31,9 +31,6 @@ export function cpuCheckSizes(spec: ScheduleSpec): number[] {
 
 /** The payload at CPU-check sizes with its harness, as one module. */
 export function emitCpuCheck(spec: ScheduleSpec): CpuCheckResult {
-  if (spec.elementType !== 'f32') {
-    return { ok: false, diagnostics: [{ code: 'schedule/cpu-check-type', severity: 'error', message: `the CPU check supports f32 payloads, not ${spec.elementType}`, range: spec.ranges?.decl ?? { start: 0, end: 0 } }] };
-  }
   const base = analyzeSchedule(spec);
   if (!base.plan) return { ok: false, diagnostics: base.diagnostics };
   const sizes = cpuCheckSizes(spec);
@@ -45,10 +42,15 @@ export function emitCpuCheck(spec: ScheduleSpec): CpuCheckResult {
     return { ok: false, diagnostics: [{ code: 'schedule/cpu-check-op', severity: 'error', message: `no CPU check harness for ${op.name}`, range: spec.ranges?.op ?? { start: 0, end: 0 } }] };
   }
   const [M, N, K] = sizes;
-  const tA = tensorType([M, K], 'f32'), tB = tensorType([K, N], 'f32'), tC = tensorType([M, N], 'f32');
+  // Inputs of the payload's element type (f16/bf16: the small integers are exact), the output of its
+  // accumulator type; the reference sums in f32 (exact for these integers at CPU-check sizes).
+  const et = spec.elementType, acc = spec.accType ?? spec.elementType;
+  const tA = tensorType([M, K], et), tB = tensorType([K, N], et), tC = tensorType([M, N], acc);
+  const toEt = (v: string, r: string): string => (et === 'f32' ? `%${r} = arith.addf ${v}, %zero_f : f32` : `%${r} = arith.truncf ${v} : f32 to ${et}`);
+  const fromEt = (v: string, r: string, t: string): string => (t === 'f32' ? `%${r} = arith.addf ${v}, %zero : f32` : `%${r} = arith.extf ${v} : ${t} to f32`);
   const payload = emitPayload(small, op, `CPU check of the schedule at ${M} x ${N} x ${K}`);
   const harness = `
-// Harness: A[i][k] = (i + 2k) mod 7 - 3, B[k][j] = (3k + j) mod 5 - 2, C = 7 before the call.
+// Harness (${et} inputs, ${acc} output): A[i][k] = (i + 2k) mod 7 - 3, B[k][j] = (3k + j) mod 5 - 2, C = 7 before the call.
 // Prints checksum = sum C[i][j] * ((7i + 3j) mod 11 + 1), max_abs_err against scalar loops, C[0][0], C[${M - 1}][${N - 1}].
 func.func private @__layout_check_init_a() -> ${tA} {
   %t = tensor.generate {
@@ -57,8 +59,10 @@ func.func private @__layout_check_init_a() -> ${tA} {
     %vi = arith.index_cast %v : index to i32
     %vf = arith.sitofp %vi : i32 to f32
     %c3 = arith.constant 3.0 : f32
-    %r = arith.subf %vf, %c3 : f32
-    tensor.yield %r : f32
+    %r0 = arith.subf %vf, %c3 : f32
+    %zero_f = arith.constant 0.0 : f32
+    ${toEt('%r0', 'r')}
+    tensor.yield %r : ${et}
   } : ${tA}
   return %t : ${tA}
 }
@@ -70,8 +74,10 @@ func.func private @__layout_check_init_b() -> ${tB} {
     %vi = arith.index_cast %v : index to i32
     %vf = arith.sitofp %vi : i32 to f32
     %c2 = arith.constant 2.0 : f32
-    %r = arith.subf %vf, %c2 : f32
-    tensor.yield %r : f32
+    %r0 = arith.subf %vf, %c2 : f32
+    %zero_f = arith.constant 0.0 : f32
+    ${toEt('%r0', 'r')}
+    tensor.yield %r : ${et}
   } : ${tB}
   return %t : ${tB}
 }
@@ -86,24 +92,27 @@ func.func @${CPU_CHECK_ENTRY}() {
   %nlast = arith.constant ${N - 1} : index
   %zero = arith.constant 0.0 : f32
   %zero64 = arith.constant 0 : i64
-  %seven = arith.constant 7.0 : f32
+  %seven = arith.constant 7.0 : ${acc}
   %A = call @__layout_check_init_a() : () -> ${tA}
   %B = call @__layout_check_init_b() : () -> ${tB}
   %C0 = tensor.generate {
   ^bb0(%i: index, %j: index):
-    tensor.yield %seven : f32
+    tensor.yield %seven : ${acc}
   } : ${tC}
   %C = call @${spec.name}(%A, %B, %C0) : (${tA}, ${tB}, ${tC}) -> ${tC}
   %err, %sum = scf.for %i = %c0 to %m step %c1 iter_args(%e0 = %zero, %s0 = %zero64) -> (f32, i64) {
     %ei, %si = scf.for %j = %c0 to %n step %c1 iter_args(%e1 = %e0, %s1 = %s0) -> (f32, i64) {
       %ref = scf.for %kk = %c0 to %k step %c1 iter_args(%acc = %zero) -> (f32) {
-        %a = tensor.extract %A[%i, %kk] : ${tA}
-        %b = tensor.extract %B[%kk, %j] : ${tB}
+        %a0 = tensor.extract %A[%i, %kk] : ${tA}
+        %b0 = tensor.extract %B[%kk, %j] : ${tB}
+        ${fromEt('%a0', 'a', et)}
+        ${fromEt('%b0', 'b', et)}
         %p = arith.mulf %a, %b : f32
         %s = arith.addf %acc, %p : f32
         scf.yield %s : f32
       }
-      %got = tensor.extract %C[%i, %j] : ${tC}
+      %got0 = tensor.extract %C[%i, %j] : ${tC}
+      ${fromEt('%got0', 'got', acc)}
       %d = arith.subf %got, %ref : f32
       %ad = math.absf %d : f32
       %e2 = arith.maximumf %e1, %ad : f32
@@ -119,8 +128,8 @@ func.func @${CPU_CHECK_ENTRY}() {
   %erri = arith.fptosi %err : f32 to i64
   %first = tensor.extract %C[%c0, %c0] : ${tC}
   %last = tensor.extract %C[%mlast, %nlast] : ${tC}
-  %firsti = arith.fptosi %first : f32 to i64
-  %lasti = arith.fptosi %last : f32 to i64
+  %firsti = arith.fptosi %first : ${acc} to i64
+  %lasti = arith.fptosi %last : ${acc} to i64
   vector.print str "checksum = "
   vector.print %sum : i64
   vector.print str "max_abs_err = "

@@ -4,8 +4,9 @@
 // The transform library has these entry points (pick one with --transform-interpreter=entry-point=NAME):
 //   __transform_main       the whole schedule; on a GPU target it ends in gpu.launch
 //   __transform_cpu_check  the schedule without GPU mapping: its scf.forall loops run on the CPU
-// Why each primitive becomes what it does: /work/shared/notes/mlir-transform-dialect.md §3 and docs/schedules.md.
+// Why each primitive becomes what it does: docs/schedules.md.
 import type { Diagnostic } from '../../../../grammar/src/diagnostic.js';
+import { emitTensorCoreTransform } from './emit-tensorcore.js';
 import {
   analyzeSchedule, type PayloadOpInfo, type SchedulePlan, type ScheduleSpec, type ScheduleStepSpec,
 } from '../../check/schedule/index.js';
@@ -19,6 +20,8 @@ export interface EmittedSchedule {
   plan: SchedulePlan;
   /** the outlined kernel's name after --gpu-kernel-outlining (GPU targets) */
   kernelName?: string;
+  /** passes the PTX lowering needs before gpu-lower-to-nvvm-pipeline (WMMA: --convert-scf-to-cf) */
+  ptxPreLowering?: string[];
 }
 export type EmitScheduleResult = EmittedSchedule | { ok: false; diagnostics: Diagnostic[] };
 
@@ -40,17 +43,17 @@ function operandShape(op: PayloadOpInfo, sizes: number[], k: number): number[] {
 
 /** The payload: `<out> = fill(0); <out> = op(ins..., <out>)` on tensors of the spec's sizes. */
 export function emitPayload(spec: ScheduleSpec, op: PayloadOpInfo, what = 'payload'): string {
-  const et = spec.elementType;
-  const types = op.operands.map((_, k) => tensorType(operandShape(op, spec.sizes, k), et));
+  const et = spec.elementType, acc = spec.accType ?? spec.elementType;
+  const types = op.operands.map((o, k) => tensorType(operandShape(op, spec.sizes, k), o.isOutput ? acc : et));
   const names = op.operands.map((o) => `%${o.name}`);
   const outK = op.operands.findIndex((o) => o.isOutput);
   const ins = op.operands.map((_, k) => k).filter((k) => k !== outK);
   const dims = op.dims.map((d, i) => `${d} = ${spec.sizes[i]}`).join(', ');
   return generatedHeader(spec, what) + [
-    `// ${op.name}: ${op.summary}; ${dims}; ${et}. The output is zero-filled first.`,
+    `// ${op.name}: ${op.summary}; ${dims}; ${acc === et ? et : `${et} inputs, ${acc} output (accumulator)`}. The output is zero-filled first.`,
     `func.func @${spec.name}(${names.map((n, k) => `${n}: ${types[k]}`).join(', ')}) -> ${types[outK]} {`,
-    `  %zero = arith.constant 0.0 : ${et}`,
-    `  %init = linalg.fill ins(%zero : ${et}) outs(${names[outK]} : ${types[outK]}) -> ${types[outK]}`,
+    `  %zero = arith.constant 0.0 : ${acc}`,
+    `  %init = linalg.fill ins(%zero : ${acc}) outs(${names[outK]} : ${types[outK]}) -> ${types[outK]}`,
     `  %result = ${op.name} ins(${ins.map((k) => names[k]).join(', ')} : ${ins.map((k) => types[k]).join(', ')})`,
     `      outs(%init : ${types[outK]}) -> ${types[outK]}`,
     `  return %result : ${types[outK]}`,
@@ -65,7 +68,9 @@ export function stepText(s: ScheduleStepSpec): string {
   switch (s.primitive) {
     case 'findOp': return `${s.handle} = findOp("${s.op}")`;
     case 'promote': return `promote(${s.handle}, ${list(s.operands)})`;
-    case 'unroll': return `unroll(${s.handle}, ${s.factor})`;
+    case 'unroll': case 'pipeline': return `${s.primitive}(${s.handle}, ${s.factor})`;
+    case 'multibuffer': return `multibuffer(${s.factor})`;
+    case 'asyncCopy': case 'swizzleShared': return `${s.primitive}()`;
     case 'vectorize': case 'parallelizeForBlocks': return `${s.primitive}(${s.handle ?? ''})`;
     case 'bufferize': return 'bufferize()';
     default: return `${s.primitive}(${s.handle}, ${list(s.sizes)})`;
@@ -93,6 +98,10 @@ export function emitSchedule(spec: ScheduleSpec): EmitScheduleResult {
   if (!a.plan) return { ok: false, diagnostics: a.diagnostics };
   const plan = a.plan;
   const op = plan.op;
+  if (plan.tensorCore) {
+    const t = emitTensorCoreTransform(spec, plan);
+    return { ok: true, payload: emitPayload(spec, op), transform: t.transform, plan, kernelName: `${spec.name}_kernel`, ptxPreLowering: t.ptxPreLowering };
+  }
   const isGpu = plan.target.kind === 'gpu';
   const et = spec.elementType;
   const rank = op.dims.length;

@@ -1,5 +1,5 @@
 // mlir-opt-22 pass lists for the generated MLIR (plain data; tools.ts runs them).
-// Tested with Debian's mlir-22-tools (LLVM 22.1.8); see /work/shared/notes/mlir-transform-dialect.md §4.
+// Tested with Debian's mlir-22-tools (LLVM 22.1.8); see docs/schedules.md.
 
 /** Apply a transform library kept in its own file to a payload; `entry` picks the named sequence. */
 export function applyScheduleArgs(transformPath: string, entry?: string): string[] {
@@ -26,14 +26,19 @@ export interface PtxOptions {
   format?: 'isa' | 'bin';
   /** kernels take plain pointers (one per memref) instead of memref descriptors */
   barePointers?: boolean;
+  /** LLVM optimisation level of the NVVM lowering (`opt-level=N`); the tensor-core schedules use 3 */
+  optLevel?: number;
+  /** passes to run before the NVVM pipeline (WMMA schedules: `--convert-scf-to-cf`, see EmittedSchedule.ptxPreLowering) */
+  preLowering?: readonly string[];
 }
 
 /** Outlined GPU module -> NVVM -> PTX (or cubin) inside a `gpu.binary`. */
 export function gpuToPtxArgs(o: PtxOptions): string[] {
   const opts = [`cubin-chip=${o.chip}`, `cubin-features=${o.features ?? '+ptx80'}`, `cubin-format=${o.format ?? 'isa'}`];
   if (o.barePointers) opts.push('kernel-bare-ptr-calling-convention=true');
+  if (o.optLevel !== undefined) opts.push(`opt-level=${o.optLevel}`);
   // linalg ops left unvectorized inside the kernel become loops first
-  return ['--convert-linalg-to-loops', `--gpu-lower-to-nvvm-pipeline=${opts.join(' ')}`];
+  return ['--convert-linalg-to-loops', ...(o.preLowering ?? []), `--gpu-lower-to-nvvm-pipeline=${opts.join(' ')}`];
 }
 
 /** Lowers bufferized scf/vector/memref code (scf.forall run sequentially) to the LLVM dialect for mlir-runner. */

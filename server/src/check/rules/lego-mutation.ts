@@ -1,0 +1,93 @@
+// lego/mutated-receiver: LEGO's Python parity warning. In LEGO, `Y = X.OrderBy(B)` appends B to
+// X's own chain and returns X (the method mutates its receiver), so a later `X.GroupBy(...)`
+// (or any later use of X) includes B. Here layouts are values: X is unchanged. Pasted LEGO code
+// that relies on the mutation silently computes something else, so every use of a layout X
+// after an `X.OrderBy(...)` chain is reported, with a quick fix that writes the chain out
+// (X's value followed by the `.OrderBy(B)` chain in place of `X`: LEGO's value of X at that point,
+// written so that it extends nothing itself). A syntactic rule over the
+// whole file (uses are in source order, as LEGO's statements run).
+import type { ast, Diagnostic } from '../../../../grammar/src/index.js';
+import { children } from '../../../../grammar/src/ast.js';
+import type { Definition } from '../../../../grammar/src/resolve.js';
+import type { RuleContext } from './types.js';
+
+interface Extension {
+  /** the outermost `.OrderBy(...)` of the chain rooted at the layout's name */
+  outer: ast.MethodCall;
+  root: ast.NameRef;
+  /** the chain's text after the name: `.OrderBy(B).OrderBy(C)` */
+  suffix: string;
+}
+
+/** the name at the root of a chain of `.OrderBy(...)` calls, or undefined */
+function chainRoot(m: ast.MethodCall): ast.NameRef | undefined {
+  let r: ast.Expr = m;
+  while (r.kind === 'MethodCall' && r.method.name === 'OrderBy') r = r.receiver;
+  return r.kind === 'Name' ? r : undefined;
+}
+
+function lineOf(text: string, offset: number): number {
+  let n = 1;
+  for (let i = 0; i < offset; i++) if (text.charCodeAt(i) === 10) n++;
+  return n;
+}
+
+export function checkLegoMutation(ctx: RuleContext): Diagnostic[] {
+  const { file, resolution, text } = ctx;
+  const layoutDef = (n: ast.NameRef): Definition | undefined => {
+    const d = resolution.refs.get(n);
+    return d && d.kind === 'layout' ? d : undefined;
+  };
+  const exts = new Map<Definition, Extension[]>();
+  const uses = new Map<Definition, ast.NameRef[]>();
+  const walk = (n: ast.AnyNode): void => {
+    if (n.kind === 'Name') {
+      const d = layoutDef(n);
+      if (d) (uses.get(d) ?? uses.set(d, []).get(d)!).push(n);
+      return;
+    }
+    if (n.kind === 'MethodCall' && n.method.name === 'OrderBy') {
+      const root = chainRoot(n);
+      const d = root && layoutDef(root);
+      if (root && d) {
+        (exts.get(d) ?? exts.set(d, []).get(d)!).push({ outer: n, root, suffix: text.slice(root.range.end, n.range.end) });
+        // the chain's receivers are part of this extension; its arguments are walked
+        let r: ast.Expr = n;
+        while (r.kind === 'MethodCall' && r.method.name === 'OrderBy') {
+          r.args.forEach(walk);
+          r = r.receiver;
+        }
+        walk(r);
+        return;
+      }
+    }
+    for (const c of children(n)) walk(c);
+  };
+  file.decls.forEach(walk);
+  const only = ctx.decls === file.decls ? undefined : new Set<ast.Decl>(ctx.decls);
+  const inChecked = (n: ast.Node): boolean => !only || ctx.decls.some((d) => n.range.start >= d.range.start && n.range.end <= d.range.end);
+  const out: Diagnostic[] = [];
+  for (const [def, list] of exts) {
+    list.sort((a, b) => a.outer.range.start - b.outer.range.start);
+    for (const use of uses.get(def) ?? []) {
+      const before = list.filter((e) => e.outer.range.end <= use.range.start);
+      if (before.length === 0 || !inChecked(use)) continue;
+          const suffixes = before.map((e) => e.suffix).join('');
+      const chain = def.name + suffixes;
+      // the fix starts from X's own value, so that the new text is no extension of X itself
+      const value = def.decl?.kind === 'Layout' ? def.decl.value : undefined;
+      const base = value ? text.slice(value.range.start, value.range.end) : def.name;
+      const bare = !value || value.kind === 'Call' || value.kind === 'MethodCall' || value.kind === 'Name';
+      const explicit = (bare ? base : `(${base})`) + suffixes;
+      out.push({
+        code: 'lego/mutated-receiver',
+        severity: 'warning',
+        message: `in LEGO's Python, .OrderBy(...) mutates its receiver: after line ${lineOf(text, before[before.length - 1].outer.range.start)}, ${def.name} is ${chain}; here ${def.name} is unchanged (layouts are values)`,
+        range: use.range,
+        related: before.map((e) => ({ message: `${def.name} extended here (LEGO mutates the receiver of .OrderBy)`, range: e.outer.range })),
+        fixes: [{ title: `Write LEGO's value of ${def.name} out: ${explicit}`, edits: [{ range: use.range, newText: explicit }] }],
+      });
+    }
+  }
+  return out.sort((a, b) => a.range.start - b.range.start);
+}

@@ -1,0 +1,89 @@
+// Hover markdown for linear layouts (docs/linear-layouts.md): bases, class, Triton attribute,
+// broadcast, vector width and bank conflicts of the layout's access, the offset expression of a
+// shared layout. Also F2 facts for a LEGO layout with power-of-two extents.
+import { resolve } from '../../../grammar/src/index.js';
+import { elaborate } from '../check/elaborate.js';
+import { accessConflicts, checkLinear, memoryLayout, type LinearModel } from '../check/linear.js';
+import * as F from '../f2/index.js';
+import type { LayoutDocument } from './document.js';
+
+const fmt = (bs: readonly (readonly number[])[]) => (bs.length ? bs.map((b) => `(${b.join(', ')})`).join(' ') : '(none)');
+
+/** The linear layouts of a document (cached per document version). */
+const cache = new WeakMap<LayoutDocument, ReturnType<typeof analyse>>();
+function analyse(doc: LayoutDocument) {
+  const r = resolve(doc.file, doc.lines);
+  const model = elaborate(doc.file, r).model;
+  return { model, analysis: checkLinear(doc.file, r, model) };
+}
+function linearOf(doc: LayoutDocument) {
+  let v = cache.get(doc);
+  if (!v) cache.set(doc, (v = analyse(doc)));
+  return v;
+}
+
+export function linearMarkdown(m: LinearModel): string[] {
+  const out: string[] = [];
+  if (m.problem) return [`not a linear layout over F2: ${m.problem}`];
+  if (m.class === 'not linear' && m.counterexample) {
+    const c = m.counterexample;
+    return [`**not linear** over F2: f(${c.x} ^ ${c.y}) = [${c.fxy.join(', ')}], f(${c.x}) ^ f(${c.y}) = [${c.fx.map((v, k) => v ^ c.fy[k]).join(', ')}]`];
+  }
+  const L = m.layout;
+  if (!L) return out;
+  out.push(`${m.kind} layout, shape \`[${L.shape.join(', ')}]\`, **${m.class}**${m.checked === 'exhaustive' ? ' (checked on every offset)' : typeof m.checked === 'number' ? ` (checked on ${m.checked} samples: probably)` : ''}`);
+  out.push('', '| input | bases (logical coordinates, bit 0 first) |', '|---|---|');
+  for (const i of L.ins) out.push(`| ${i.name} | ${fmt(i.bases)} |`);
+  if (m.offset) out.push('', `affine: plus \`[${m.offset.join(', ')}]\``);
+  if (F.isShared(L) && L.isInvertible()) {
+    out.push('', `offset(${F.coordNames(L.outs.length).join(', ')}) = \`${F.offsetExpression(L)}\``);
+    const cute = F.cuteSwizzle(L);
+    if (cute && cute.B > 0) out.push('', `CuTe \`Swizzle<${cute.B}, ${cute.M}, ${cute.S}>\``);
+  }
+  if (!F.isShared(L)) {
+    const free = Object.entries(L.freeBits()).filter(([, b]) => b.length);
+    out.push('', free.length ? `broadcast: ${free.map(([k, b]) => `${k} bits ${b.join(', ')} free (${2 ** b.length}×)`).join('; ')}` : 'no broadcast (every input bit moves data)');
+    out.push('', L.isDistributed() ? 'a Triton distributed layout (Def. 4.10)' : 'not a Triton distributed layout (Def. 4.10): needs `#ttg.linear`');
+  }
+  out.push('', `\`${F.tritonAttribute(L)}\``);
+  return out;
+}
+
+/** Hover for the linear layout (or LEGO layout seen as one) named `name`, or undefined. */
+export function linearHover(doc: LayoutDocument, name: string): string | undefined {
+  try {
+    const { model, analysis } = linearOf(doc);
+    const m = analysis.linears.get(name);
+    if (!m) return undefined;
+    const lines = [`**linear** \`${name}\``, '', ...linearMarkdown(m)];
+    if (m.access && m.layout) {
+      const mem = memoryLayout(m.access.memory, doc.file, model, analysis.linears);
+      if (typeof mem !== 'string') {
+        try {
+          const r = accessConflicts(m.layout, mem, m.access.elemBytes, m.access.vec);
+          lines.push('', `${m.access.mode} through \`${m.access.memory}\`: vector ${r.vec} × ${m.access.elemBytes} B = ${r.vec * m.access.elemBytes * 8} bits per lane; **${r.wavefronts}** wavefronts per instruction (minimum ${r.minimum}${r.degree > 1 ? `, ${r.degree}-way conflict: lanes ${r.lanes.join(', ')}` : ''})`);
+        } catch (e) {
+          lines.push('', `${m.access.mode} through \`${m.access.memory}\`: ${(e as Error).message}`);
+        }
+      }
+    }
+    return lines.join('\n');
+  } catch {
+    return undefined;
+  }
+}
+
+/** F2 facts of a LEGO layout (power-of-two extents), for its hover; undefined when not applicable. */
+export function legoLinearFacts(doc: LayoutDocument, name: string): string | undefined {
+  try {
+    const { model, analysis } = linearOf(doc);
+    const m = memoryLayout(name, doc.file, model, analysis.linears);
+    if (typeof m === 'string' || m.problem) return undefined;
+    if (!m.layout && m.class !== 'not linear') return undefined;
+    const L = m.layout;
+    const head = m.class === 'not linear' ? linearMarkdown(m)[0] : `as a linear layout over F2 (offset → coordinate): **${m.class}**; offset bases ${fmt(L!.basesOf(F.OFFSET))}`;
+    return head;
+  } catch {
+    return undefined;
+  }
+}

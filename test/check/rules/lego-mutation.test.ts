@@ -1,0 +1,68 @@
+// lego/mutated-receiver: LEGO's `X.OrderBy(B)` mutates X; a later use of X is reported with a
+// fix that writes LEGO's chain out, and the fixed file computes what LEGO computes.
+import { test } from 'node:test';
+import { readdirSync, readFileSync } from 'node:fs';
+import assert from 'node:assert/strict';
+import { analyze } from '../../../server/src/check/index.js';
+import { parse, resolve } from '../../../grammar/src/index.js';
+import { elaborate } from '../../../server/src/check/elaborate.js';
+import * as A from '../../../server/src/algebra/index.js';
+import type { Fix } from '../../../grammar/src/diagnostic.js';
+
+function applyFix(text: string, fix: Fix): string {
+  let out = text;
+  for (const e of [...fix.edits].sort((a, b) => b.range.start - a.range.start)) out = out.slice(0, e.range.start) + e.newText + out.slice(e.range.end);
+  return out;
+}
+
+const TEXT = [
+  'layout X = OrderBy(Row(2, 3))',
+  'layout Y = X.OrderBy(Col(2, 3)).GroupBy([6])',
+  'layout Z = X.GroupBy([6])',
+  'layout W = X.OrderBy(Row(3, 2)).GroupBy([6])',
+  '',
+].join('\n');
+
+test('every use of X after X.OrderBy(...) is reported, with the chain as a fix', () => {
+  const ds = analyze(TEXT).diagnostics.filter((d) => d.code === 'lego/mutated-receiver');
+  const at = (s: string) => TEXT.indexOf(s);
+  assert.deepEqual(ds.map((d) => [d.range.start, d.range.end, d.severity, d.message]), [
+    [at('X.GroupBy'), at('X.GroupBy') + 1, 'warning', "in LEGO's Python, .OrderBy(...) mutates its receiver: after line 2, X is X.OrderBy(Col(2, 3)); here X is unchanged (layouts are values)"],
+    [at('X.OrderBy(Row'), at('X.OrderBy(Row') + 1, 'warning', "in LEGO's Python, .OrderBy(...) mutates its receiver: after line 2, X is X.OrderBy(Col(2, 3)); here X is unchanged (layouts are values)"],
+  ]);
+  assert.deepEqual(ds[0].related?.map((r) => TEXT.slice(r.range.start, r.range.end)), ['X.OrderBy(Col(2, 3))']);
+  // the first fix: Z as LEGO computes it
+  const fixed = applyFix(TEXT, ds[0].fixes![0]);
+  assert.equal(ds[0].fixes![0].title, "Write LEGO's value of X out: OrderBy(Row(2, 3)).OrderBy(Col(2, 3))");
+  assert.equal(fixed.split('\n')[2], 'layout Z = OrderBy(Row(2, 3)).OrderBy(Col(2, 3)).GroupBy([6])');
+  const p = parse(fixed);
+  const m = elaborate(p.file, resolve(p.file, p.lines)).model;
+  const E = new Map<string, bigint>();
+  // LEGO: Z = GroupBy([6], [X's chain: Row(2, 3), Col(2, 3)]), the same layout as Y
+  assert.deepEqual(A.applyTable(m.layouts.get('Z')!.layout!, E), A.applyTable(m.layouts.get('Y')!.layout!, E));
+  // and different from the unfixed Z (what the warning is about)
+  const p0 = parse(TEXT);
+  const m0 = elaborate(p0.file, resolve(p0.file, p0.lines)).model;
+  assert.notDeepEqual(A.applyTable(m0.layouts.get('Z')!.layout!, E), A.applyTable(m0.layouts.get('Y')!.layout!, E));
+  assert.deepEqual(analyze(TEXT).diagnostics.filter((d) => d.severity === 'error'), []);
+  // the fixed text extends nothing: W is still the only use reported, and its fix is then clean
+  const ds2 = analyze(fixed).diagnostics.filter((d) => d.code === 'lego/mutated-receiver');
+  assert.deepEqual(ds2.map((d) => TEXT.slice(0, 0) + fixed.slice(d.range.start, d.range.end + 10)), ['X.OrderBy(R']);
+  const clean = applyFix(fixed, ds2[0].fixes![0]);
+  assert.equal(clean.split('\n')[3], 'layout W = OrderBy(Row(2, 3)).OrderBy(Col(2, 3)).OrderBy(Row(3, 2)).GroupBy([6])');
+  assert.deepEqual(analyze(clean).diagnostics.filter((d) => d.code === 'lego/mutated-receiver'), []);
+});
+
+test('no warning without a later use, for a fresh OrderBy(...) value, or in the examples', () => {
+  for (const text of [
+    'layout X = OrderBy(Row(2, 3))\nlayout Y = X.OrderBy(Col(2, 3)).GroupBy([6])\n',
+    'layout X = OrderBy(Row(2, 3)).OrderBy(Col(2, 3)).GroupBy([6])\nlayout Y = X.GroupBy([6])\n',
+    'layout X = OrderBy(Row(2, 3))\nlayout Y = X.GroupBy([6])\nlayout Z = X.TileBy([2, 3])\n',
+  ]) {
+    assert.deepEqual(analyze(text).diagnostics.filter((d) => d.code === 'lego/mutated-receiver'), [], text);
+  }
+  const dir = new URL('../../../examples/', import.meta.url);
+  for (const f of readdirSync(dir).filter((x) => x.endsWith('.layout'))) {
+    assert.deepEqual(analyze(readFileSync(new URL(f, dir), 'utf8')).diagnostics.filter((d) => d.code === 'lego/mutated-receiver'), [], f);
+  }
+});
