@@ -15,6 +15,10 @@ import {
   StreamMessageReader,
   StreamMessageWriter,
   WatchKind,
+  LSPErrorCodes,
+  type CancellationToken,
+  type ConnectionOptions,
+  type RequestMessage,
   type InitializeParams,
   type InitializeResult,
   type Connection,
@@ -60,12 +64,24 @@ if (!isMainThread && (workerData as { role?: string } | undefined)?.role === wor
   serveAnalysisRequests(parentPort!);
 } else if (isMainThread) {
   const cl = commandLine(process.argv.slice(2));
-  if (cl.action === 'serve') startServer(stdioRequested() ? resilientStdioConnection() : createConnection(ProposedFeatures.all));
+  if (cl.action === 'serve') startServer(stdioRequested() ? resilientStdioConnection() : createConnection(ProposedFeatures.all, connectionOptions()));
   else {
     if (cl.stdout) process.stdout.write(cl.stdout);
     if (cl.stderr) process.stderr.write(cl.stderr);
     process.exitCode = cl.code;
   }
+}
+
+/**
+ * `$/cancelRequest` for a request still queued (the main thread was busy when both arrived): answered
+ * RequestCancelled at once, without running it.
+ */
+function connectionOptions(): ConnectionOptions {
+  return {
+    connectionStrategy: {
+      cancelUndispatched: (m) => ({ jsonrpc: '2.0', id: (m as RequestMessage).id ?? null, error: { code: LSPErrorCodes.RequestCancelled, message: 'the request was cancelled before it ran' } }),
+    },
+  };
 }
 
 function stdioRequested(): boolean {
@@ -79,7 +95,7 @@ function stdioRequested(): boolean {
 function resilientStdioConnection(): Connection {
   const input = process.stdin.pipe(new Resync((m) => process.stderr.write(m + '\n')));
   process.stdin.on('end', () => input.end());
-  return createConnection(ProposedFeatures.all, new StreamMessageReader(input), new StreamMessageWriter(process.stdout));
+  return createConnection(ProposedFeatures.all, new StreamMessageReader(input), new StreamMessageWriter(process.stdout), connectionOptions());
 }
 
 /** `initializationOptions.clientCommands` (protocol.ts LayoutInitializationOptions): the strings in it. */
@@ -245,7 +261,9 @@ export function startServer(connection: Connection): void {
     ctx.scheduler.close(e.document.uri);
   });
 
-  const safe = <P, R>(name: string, f: (ctx: ServerContext, p: P) => R | Promise<R>, fallback: R) => async (p: P): Promise<R> => {
+  const safe = <P, R>(name: string, f: (ctx: ServerContext, p: P) => R | Promise<R>, fallback: R) => async (p: P, token?: CancellationToken): Promise<R> => {
+    // cancelled while it waited behind other work on this thread: answer that, do not compute
+    if (token?.isCancellationRequested) throw new ResponseError(LSPErrorCodes.RequestCancelled, 'the request was cancelled');
     try {
       return await f(ctx, p);
     } catch (e) {
