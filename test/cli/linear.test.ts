@@ -52,14 +52,18 @@ test('layout linear: distributed, shared (swizzled), LEGO layout; --json shape',
 });
 
 test('layout banks: row-major vs swizzled, closed form; brute force for a non-linear LEGO layout', () => {
-  assert.deepEqual(json('banks', ex, '--threads', 'Rd', '--memory', 'Tile', '--elem-bytes', '4', '--vec', '1'), {
+  assert.deepEqual(json('banks', ex, '--threads', 'Ld', '--memory', 'Tile', '--elem-bytes', '4', '--vec', '1'), {
     wavefronts: 32, minimum: 1, degree: 32, lanes: Array.from({ length: 32 }, (_, k) => k), bank: 0, vec: 1, bytesPerLane: 4, method: 'closed form',
   });
-  assert.deepEqual(json('banks', ex, '--threads', 'Rd', '--memory', 'Swz', '--elem-bytes', '4'), {
+  assert.deepEqual(json('banks', ex, '--threads', 'Ld', '--memory', 'Swz', '--elem-bytes', '4'), {
     wavefronts: 1, minimum: 1, degree: 1, lanes: [0], bank: 0, vec: 1, bytesPerLane: 4, method: 'closed form',
   });
-  const r = run('banks', ex, '--threads', 'Rd', '--memory', 'Tile', '--elem-bytes', '4');
-  assert.deepEqual(r, { code: 0, err: '', out: 'Rd through Tile: 32 wavefronts per instruction, minimum 4 (8-way bank conflict: lanes 0, 1, 2, 3, 4, 5, 6, 7 hit bank 0 at distinct words); 4 × 4 B per lane (closed form)\n' });
+  const r = run('banks', ex, '--threads', 'Ld', '--memory', 'Tile', '--elem-bytes', '4');
+  assert.deepEqual(r, { code: 0, err: '', out: `Ld through Tile: 32 wavefronts per instruction, minimum 1 (32-way bank conflict: lanes ${Array.from({ length: 32 }, (_, k) => k).join(', ')} hit bank 0 at distinct words); 1 × 4 B per lane (closed form)\n` });
+  // the padded tile of transpose.layout (33 columns): simulated
+  assert.deepEqual(json('banks', ex, '--threads', 'Ld', '--memory', 'Padded', '--elem-bytes', '4'), {
+    wavefronts: 1, minimum: 1, degree: 1, lanes: [0], bank: 0, vec: 1, bytesPerLane: 4, method: 'brute force',
+  });
   const dir = mkdtempSync(join(tmpdir(), 'layout-linear-'));
   const f = join(dir, 'skew.layout');
   writeFileSync(f, [
@@ -84,7 +88,7 @@ test('layout banks: row-major vs swizzled, closed form; brute force for a non-li
 });
 
 test('layout swizzle: the transpose and the mma -> blocked vectors of the notes', () => {
-  const t = json('swizzle', ex, '--write', 'Wr', '--read', 'Rd', '--elem-bytes', '4');
+  const t = json('swizzle', ex, '--write', 'St', '--read', 'Ld', '--elem-bytes', '4');
   assert.deepEqual(t, {
     vec: 1,
     bases: { offset: [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [1, 1], [2, 2], [4, 4], [8, 8], [16, 16]] },
@@ -102,10 +106,10 @@ test('layout swizzle: the transpose and the mma -> blocked vectors of the notes'
 });
 
 test('errors: usage (2) and layout problems (1), one line on stderr', () => {
-  assert.deepEqual(run('banks', ex, '--threads', 'Rd', '--elem-bytes', '4'), { code: 2, out: '', err: 'layout: --memory is required\n' });
-  assert.deepEqual(run('banks', ex, '--threads', 'Rd', '--memory', 'Swz', '--elem-bytes', '3'), { code: 2, out: '', err: 'layout: --elem-bytes must be 1, 2, 4, 8 or 16, got 3\n' });
+  assert.deepEqual(run('banks', ex, '--threads', 'Ld', '--elem-bytes', '4'), { code: 2, out: '', err: 'layout: --memory is required\n' });
+  assert.deepEqual(run('banks', ex, '--threads', 'Ld', '--memory', 'Swz', '--elem-bytes', '3'), { code: 2, out: '', err: 'layout: --elem-bytes must be 1, 2, 4, 8 or 16, got 3\n' });
   assert.deepEqual(run('banks', ex, '--threads', 'Swz', '--memory', 'Swz', '--elem-bytes', '4'), { code: 1, out: '', err: 'layout: --threads Swz is a shared layout; expected a distributed (register/lane/warp) layout\n' });
-  assert.deepEqual(run('banks', ex, '--threads', 'Rd', '--memory', 'Swz', '--elem-bytes', '4', '--vec', '4'), { code: 1, out: '', err: 'layout: a vector of 4 elements is not contiguous in both layouts: at most 1\n' });
-  assert.deepEqual(run('linear', ex, 'Nope'), { code: 1, out: '', err: `layout: '${ex}' declares no layout Nope; its layouts are Tile, Swz, Wr, Rd, Blk, Acc, Sh, Fig1\n` });
-  assert.deepEqual(run('swizzle', ex, '--write', 'Wr', '--read', 'Swz', '--elem-bytes', '4'), { code: 1, out: '', err: 'layout: --read Swz is a shared layout; expected a distributed (register/lane/warp) layout\n' });
+  assert.deepEqual(run('banks', ex, '--threads', 'Ld', '--memory', 'Swz', '--elem-bytes', '4', '--vec', '4'), { code: 1, out: '', err: 'layout: a vector of 4 elements is not contiguous in both layouts: at most 1\n' });
+  assert.deepEqual(run('linear', ex, 'Nope'), { code: 1, out: '', err: `layout: '${ex}' declares no layout Nope; its layouts are In, Tile, Padded, Smem, St, Ld, LdRow, LdPad, Swz, Blk, Acc, Sh, Fig1\n` });
+  assert.deepEqual(run('swizzle', ex, '--write', 'St', '--read', 'Swz', '--elem-bytes', '4'), { code: 1, out: '', err: 'layout: --read Swz is a shared layout; expected a distributed (register/lane/warp) layout\n' });
 });

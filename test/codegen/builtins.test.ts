@@ -40,6 +40,13 @@ export const REFERENCE_BINDINGS: Record<string, Record<string, string>> = {
     smem_load: '33*tx + jj + ty',
     out_index: 'n*(32*bx + jj + ty) + 32*by + tx',
   },
+  transpose_swizzle: {
+    tile: '32', rows: '8', smem_size: '1024', param_n: '8192',
+    in_index: '32*bx + n*(32*by + jj + ty) + tx',
+    smem_store: '32*jj + 32*ty + (tx ^ (jj + ty))',
+    smem_load: '32*tx + (tx ^ (jj + ty))',
+    out_index: '32*by + n*(32*bx + jj + ty) + tx',
+  },
   nw_antidiag: { block_size: '16', expr: NW_C },
 };
 
@@ -50,7 +57,7 @@ test('builtin-sources.ts is up to date with the .tmpl files', () => {
 
 test('each built-in has exactly its documented placeholders and no template problems', () => {
   const names = builtinKernels().map((b) => b.name);
-  assert.deepEqual(names, ['matmul', 'softmax', 'transpose_naive', 'transpose_smem', 'nw_antidiag']);
+  assert.deepEqual(names, ['matmul', 'softmax', 'transpose_naive', 'transpose_smem', 'transpose_swizzle', 'nw_antidiag']);
   for (const b of builtinKernels()) {
     const t = scanTemplate(builtinSource(b));
     assert.deepEqual(t.problems, [], b.name);

@@ -27,7 +27,7 @@ function emitted(target: 'cuda' | 'triton'): EmittedFile[] {
 
 test('every emitted .cu compiles with nvcc for sm_90 and sm_80', (t) => {
   const files = emitted('cuda');
-  assert.deepEqual(files.map((f) => f.relPath).sort(), ['nw.cu', 'transpose_naive.cu', 'transpose_smem.cu']);
+  assert.deepEqual(files.map((f) => f.relPath).sort(), ['nw.cu', 'transpose_naive.cu', 'transpose_smem.cu', 'transpose_swizzle.cu']);
   const nw = files.find((f) => f.relPath === 'nw.cu')!.content;
   assert.match(nw, /int antiDiagPermLEGO\(int n, int i, int j\) \{\n(  const auto lx0_\d+ = [^\n]+;\n)*  return \(\(i \+ j - n <= -1\) \? /);
   for (const f of files.filter((x) => x.relPath.startsWith('transpose'))) {

@@ -65,6 +65,16 @@ const BUILTINS: readonly BuiltinKernel[] = [
     constants: ['tile', 'rows', 'smem_size'],
   },
   {
+    name: 'transpose_swizzle',
+    target: 'cuda',
+    template: 'transpose_swizzle.cu.tmpl',
+    ext: '.cu',
+    description: 'fp32 transpose through an XOR-swizzled (unpadded) shared-memory tile: tile, rows, smem_size, in_index, smem_store, smem_load, out_index',
+    example: 'examples/swizzle.layout',
+    scope: ['n', 'bx', 'by', 'tx', 'ty', 'jj'],
+    constants: ['tile', 'rows', 'smem_size'],
+  },
+  {
     name: 'nw_antidiag',
     target: 'cuda',
     template: 'nw_antidiag.cu.tmpl',

@@ -58,31 +58,44 @@ export function optimalSwizzle(A: LinearLayout, B: LinearLayout, elemBytes: numb
   const lanesB = flat(B, LANE);
   const athr = lanesA.slice(0, Math.max(0, lanesA.length - k)).filter((x) => x !== 0);
   const bthr = lanesB.slice(0, Math.max(0, lanesB.length - k)).filter((x) => x !== 0);
-  const b = Math.min(log2(1024 / (2 ** v * bits)), d - v);
-  const l = d - v - b;
-  const C = complement([...V, ...athr, ...bthr], d, o) as number[];
+  // an access narrower than a 4-byte word: the offset bits below the word are not banks; lanes
+  // that differ there share a word. Fill them (as if they were vector bits) with lane vectors
+  // common to both accesses (free: shared words), else with vectors outside both lane spaces.
+  const sub = 2 ** v * bits < 32 ? Math.min(log2(32 / (2 ** v * bits)), d - v) : 0;
+  const pad: number[] = [];
+  const addPad = (x: number) => {
+    if (pad.length < sub && x !== 0 && !spanContains([...V, ...pad], x, o)) pad.push(x);
+  };
+  for (const x of athr.filter((y) => bthr.includes(y))) addPad(x);
+  for (const x of complement([...V, ...athr, ...bthr], d, o) as number[]) addPad(x);
+  for (const x of [...athr, ...bthr]) addPad(x);
+  for (const x of complement([...V, ...pad], d, o) as number[]) addPad(x);
+  const W = [...V, ...pad];
+  const b = Math.min(5, Math.max(0, d - W.length), log2(1024 / Math.max(32, 2 ** v * bits)));
+  const l = d - W.length - b;
+  const C = complement([...W, ...athr, ...bthr], d, o) as number[];
   let E = athr.filter((x) => !bthr.includes(x));
   let F = bthr.filter((x) => !athr.includes(x));
   if (E.length > F.length) [E, F] = [F, E];
   const H = E.map((e, i) => e ^ F[i]);
   const idx: number[] = [];
   const add = (x: number) => {
-    if (idx.length < l && x !== 0 && !spanContains([...V, ...idx], x, o)) idx.push(x);
+    if (idx.length < l && x !== 0 && !spanContains([...W, ...idx], x, o)) idx.push(x);
   };
   for (const x of [...C, ...H]) add(x);
   for (const x of [...athr, ...bthr]) add(x); // unavoidable conflicts
-  for (const x of complement([...V, ...idx], d, o) as number[]) add(x);
-  const bank = complement([...V, ...idx], d, o) as number[];
+  for (const x of complement([...W, ...idx], d, o) as number[]) add(x);
+  const bank = complement([...W, ...idx], d, o) as number[];
   if (bank.length !== b) throw new F2Error(`internal: ${bank.length} bank bits, expected ${b}`);
-  const offset = [...V, ...bank, ...idx].map((x) => A.unflatten(x));
+  const offset = [...W, ...bank, ...idx].map((x) => A.unflatten(x));
   const layout = new LinearLayout([{ name: OFFSET, bases: offset }], A.outs);
   const writer = registersFirst(A, V);
   const reader = registersFirst(B, V);
   const elems = 2 ** v;
   const write = wavefrontsF2(vectorPlan(writer, layout, elemBytes, elems), elemBytes);
   const read = wavefrontsF2(vectorPlan(reader, layout, elemBytes, elems), elemBytes);
-  const dimA = rank([...V, ...athr], o);
-  const dimB = rank([...V, ...bthr], o);
+  const dimA = rank([...W, ...athr], o);
+  const dimB = rank([...W, ...bthr], o);
   return {
     layout,
     vec: elems,

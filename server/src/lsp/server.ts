@@ -12,8 +12,6 @@ import {
   DidChangeWatchedFilesNotification,
   FileChangeType,
   ResponseError,
-  StreamMessageReader,
-  StreamMessageWriter,
   WatchKind,
   LSPErrorCodes,
   type CancellationToken,
@@ -84,6 +82,12 @@ function connectionOptions(): ConnectionOptions {
   };
 }
 
+/** `initializationOptions.clientCommands` (protocol.ts LayoutInitializationOptions): the strings in it. */
+function clientCommandsOf(options: unknown): ReadonlySet<string> {
+  const list = (options as LayoutInitializationOptions | null | undefined)?.clientCommands;
+  return new Set(Array.isArray(list) ? list.filter((c): c is string => typeof c === 'string') : []);
+}
+
 function stdioRequested(): boolean {
   return process.argv.includes('--stdio');
 }
@@ -95,19 +99,20 @@ function stdioRequested(): boolean {
 function resilientStdioConnection(): Connection {
   const input = process.stdin.pipe(new Resync((m) => process.stderr.write(m + '\n')));
   process.stdin.on('end', () => input.end());
-  return createConnection(ProposedFeatures.all, new StreamMessageReader(input), new StreamMessageWriter(process.stdout), connectionOptions());
-}
-
-/** `initializationOptions.clientCommands` (protocol.ts LayoutInitializationOptions): the strings in it. */
-function clientCommandsOf(options: unknown): ReadonlySet<string> {
-  const list = (options as LayoutInitializationOptions | null | undefined)?.clientCommands;
-  return new Set(Array.isArray(list) ? list.filter((c): c is string => typeof c === 'string') : []);
+  // A readable stream (not a MessageReader), so that the library exits when it ends, as with its own
+  // --stdio; and, as it does for --stdio, nothing but protocol messages may reach stdout.
+  const connection = createConnection(ProposedFeatures.all, input, process.stdout, connectionOptions());
+  const remote = connection.console;
+  console.log = console.debug = (...a: unknown[]) => remote.log(a.map(String).join(' '));
+  console.info = (...a: unknown[]) => remote.info(a.map(String).join(' '));
+  console.warn = (...a: unknown[]) => remote.warn(a.map(String).join(' '));
+  console.error = (...a: unknown[]) => remote.error(a.map(String).join(' '));
+  return connection;
 }
 
 /** The bundle's own path, when running bundled (the worker runs the same file). */
 function bundlePath(): string | undefined {
   try {
-    // eslint-disable-next-line no-undef
     const f = typeof __filename === 'string' ? __filename : undefined;
     return f && f.endsWith('.js') ? f : undefined;
   } catch {

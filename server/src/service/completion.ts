@@ -42,6 +42,7 @@ const declarationKeywords: [string, string, string][] = [
   ['perm', 'perm ${1:name}(${2:n})[${3:i}, ${4:j}] = ${5:expr}', 'a user permutation (GenP)'],
   ['kernel', 'kernel ${1:name} target ${2|triton,cuda,mlir|} template "${3:path}" {\n\t$0\n}', 'a kernel: template and bindings'],
   ['schedule', 'schedule ${1:name} for linalg.matmul(${2:M}, ${3:N}, ${4:K}) on ${5:sm_90} {\n\t${6:mm} = findOp("linalg.matmul")\n\t$0\n}', 'a PEAK schedule'],
+  ['linear', 'linear ${1:L} = ${2|blocked,swizzled,mma,bases|}(shape=[${3:16}, ${4:64}]$0)', 'a Triton linear layout (blocked, swizzled, mma, bases)'],
 ];
 const expressionKeywords = ['if', 'then', 'else', 'and', 'or', 'not'];
 
@@ -74,6 +75,14 @@ export function completion(doc: LayoutDocument, offset: number): CompletionResul
   }
   if (prev?.text === 'on') {
     for (const [name, t] of Object.entries(GPU_TARGETS)) items.push({ label: name, kind: 'gpu', detail: t.label, sortText: '0' });
+    return { replace, items };
+  }
+  // element types of a schedule header: `(M, N, K) : f16 x f16 -> f32`
+  if (prev && inScheduleHeader(before) && ((prev.text === ':' && before[before.length - 2]?.text === ')')
+    || (prev.text === 'x' && before.some((t) => t.text === ':')) || (prev.text === '>' && before[before.length - 2]?.text === '-'))) {
+    for (const [name, detail] of [['f16', '16-bit float (tensor cores: mma.sync m16n8k16)'], ['f32', '32-bit float'], ['bf16', '16-bit bfloat']]) {
+      items.push({ label: name, kind: 'keyword', detail: `element type: ${detail}`, sortText: '0' });
+    }
     return { replace, items };
   }
   if (prev?.text === 'for' && headerOf(before) === 'schedule-op') {
@@ -183,6 +192,16 @@ function enclosingBlock(before: TokenInfo[]): { kind: 'kernel' | 'schedule'; ope
 }
 
 /** Which header the cursor is in: after `schedule NAME for` and before its `(`. */
+/** Inside `schedule NAME for ...` before its `{`. */
+function inScheduleHeader(before: TokenInfo[]): boolean {
+  for (let i = before.length - 1; i >= 0; i--) {
+    const t = before[i];
+    if (t.text === 'schedule') return true;
+    if (t.text === '{' || t.text === '}' || declWords.has(t.text)) return false;
+  }
+  return false;
+}
+
 function headerOf(before: TokenInfo[]): 'schedule-op' | undefined {
   for (let i = before.length - 1; i >= 0; i--) {
     const t = before[i];
