@@ -74,7 +74,7 @@ test('--json: one versioned object {version: 1, files, diagnostics, summary}', (
 
 test('every example checks with no error', () => {
   const files = readdirSync(join(root, 'examples')).filter((f) => f.endsWith('.layout')).map((f) => join(root, 'examples', f));
-  assert.equal(files.length, 8);
+  assert.ok(files.length >= 8, files.join(' '));
   const r = layout('check', '--json', ...files);
   assert.equal(r.err, '');
   assert.deepEqual(JSON.parse(r.out).diagnostics.filter((d: { severity: string }) => d.severity === 'error'), []);

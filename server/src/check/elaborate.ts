@@ -129,6 +129,16 @@ export class Elaborator {
         if (first) this.model.kernels.set(m.name, m);
         break;
       }
+      case 'Linear': {
+        // the attributes' values, for check/linear.ts, which reports their problems
+        this.quiet++;
+        try {
+          for (const a of d.args) this.ev(a.value);
+        } finally {
+          this.quiet--;
+        }
+        break;
+      }
       case 'Schedule': {
         // the integer arguments, for the schedule checks (check/schedule/), which report their problems
         this.quiet++;

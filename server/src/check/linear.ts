@@ -7,6 +7,7 @@ import type * as ast from '../../../grammar/src/ast.js';
 import type { Diagnostic, Fix, Resolution } from '../../../grammar/src/index.js';
 import * as A from '../algebra/index.js';
 import * as F from '../f2/index.js';
+import * as X from '../expr/index.js';
 import type { Model } from './elaborate-model.js';
 
 export type LinearKind = 'distributed' | 'shared';
@@ -60,41 +61,25 @@ class LinearError extends Error {
 
 type Value = bigint | Value[];
 
-function evalValue(e: ast.Expr, env: ReadonlyMap<string, bigint>): Value {
-  switch (e.kind) {
-    case 'Int': return e.value;
-    case 'List': case 'Tuple': return e.items.map((x) => evalValue(x, env));
-    case 'Name': {
-      const v = env.get(e.name);
-      if (v === undefined) throw new LinearError('linear/bad-attribute', `'${e.name}' has no integer value here`, e.range);
-      return v;
+/**
+ * An attribute's value, read from the elaborated model (the elaborator elaborates every attribute
+ * through name resolution; check/elaborate.ts): an integer at the param values, or a list of them.
+ */
+function evalValue(e: ast.Expr, model: Model): Value {
+  if (e.kind === 'List' || e.kind === 'Tuple') return e.items.map((x) => evalValue(x, model));
+  const v = model.values.get(e);
+  if (v?.k === 'int') {
+    try {
+      return X.evaluate(v.e, model.env);
+    } catch (err) {
+      const msg = err instanceof Error ? err.message : String(err);
+      const unbound = /unbound symbol '?([A-Za-z_][A-Za-z_0-9]*)/.exec(msg);
+      throw new LinearError('linear/bad-attribute', unbound ? `'${unbound[1]}' has no integer value here` : msg, e.range);
     }
-    case 'Unary': {
-      const v = evalValue(e.operand, env);
-      if (typeof v !== 'bigint' || e.op === 'not') throw new LinearError('linear/bad-attribute', 'expected an integer', e.range);
-      return e.op === '-' ? -v : v;
-    }
-    case 'Binary': {
-      const a = evalValue(e.left, env);
-      const b = evalValue(e.right, env);
-      if (typeof a !== 'bigint' || typeof b !== 'bigint') throw new LinearError('linear/bad-attribute', 'expected integers', e.range);
-      switch (e.op) {
-        case '+': return a + b;
-        case '-': return a - b;
-        case '*': return a * b;
-        case '^': return a ^ b;
-        case '&': return a & b;
-        case '|': return a | b;
-        case '<<': case '>>':
-          if (b < 0n || b > 64n) throw new LinearError('linear/bad-attribute', `shift amount ${b} is outside [0, 64]`, e.right.range);
-          return e.op === '<<' ? a << b : a >> b;
-        case '/': case '//': case '%': {
-          if (b === 0n) throw new LinearError('linear/bad-attribute', 'division by zero', e.range);
-          const q = a / b - ((a % b !== 0n && (a < 0n) !== (b < 0n)) ? 1n : 0n);
-          return e.op === '%' ? a - q * b : q;
-        }
-      }
-    }
+  }
+  if (e.kind === 'Name') throw new LinearError('linear/bad-attribute', `'${e.name}' has no integer value here`, e.range);
+  if (e.kind === 'Binary' && (e.op === '/' || e.op === '//' || e.op === '%') && evalValue(e.right, model) === 0n) {
+    throw new LinearError('linear/bad-attribute', 'division by zero', e.range);
   }
   throw new LinearError('linear/bad-attribute', 'expected an integer or a list of integers', e.range);
 }
@@ -114,7 +99,7 @@ function toBases(v: Value, at: ast.Range, what: string): number[][] {
 }
 
 /** Elaborate one `linear` declaration (throws LinearError). */
-function elaborateDecl(d: ast.LinearDecl, env: ReadonlyMap<string, bigint>): { layout: F.LinearLayout; access?: Omit<Access, 'memory'> & { memory: string } } {
+function elaborateDecl(d: ast.LinearDecl, model: Model): { layout: F.LinearLayout; access?: Omit<Access, 'memory'> & { memory: string } } {
   if (!d.ctor) throw new LinearError('linear/unknown-constructor', 'expected a constructor: blocked, swizzled, mma or bases', d.name.range);
   const spec = ATTRS[d.ctor.name];
   if (!spec) throw new LinearError('linear/unknown-constructor', `unknown layout '${d.ctor.name}': expected blocked, swizzled, mma or bases`, d.ctor.range);
@@ -131,7 +116,7 @@ function elaborateDecl(d: ast.LinearDecl, env: ReadonlyMap<string, bigint>): { l
   for (const r of spec.required) {
     if (!args.has(r)) throw new LinearError('linear/missing-attribute', `${d.ctor.name}(...) needs '${r}='`, d.ctor.range);
   }
-  const val = (k: string) => evalValue(args.get(k)!.value, env);
+  const val = (k: string) => evalValue(args.get(k)!.value, model);
   const at = (k: string) => args.get(k)!.value.range;
   const ints = (k: string) => toInts(val(k), at(k), k);
   const int = (k: string) => toInt(val(k), at(k), k);
@@ -256,7 +241,7 @@ export function checkLinear(file: ast.File, resolution: Resolution, model: Model
   for (const d of file.decls) {
     if (d.kind !== 'Linear' || linears.has(d.name.name)) continue;
     try {
-      const { layout, access } = elaborateDecl(d, model.env);
+      const { layout, access } = elaborateDecl(d, model);
       linears.set(d.name.name, {
         name: d.name.name, decl: d, kind: F.isShared(layout) ? 'shared' : 'distributed', layout, class: F.classOf(layout), checked: 'by construction',
         ...(access ? { access } : {}),
