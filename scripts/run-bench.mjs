@@ -1,11 +1,12 @@
 // Runs every bench/*.ts (not bench/gpu, not bench/support) in turn; each prints its numbers and writes its
 // result files under bench/results/ (lsp-vs-mlir.ts: the latency table against mlir-lsp-server-22, about
-// 2-3 minutes).
+// 2-3 minutes; expr-vs-lego.ts: the operation-count table against LEGO, reference set and random layouts,
+// exit 1 when a query has more operations than LEGO's).
 //
 // `npm run bench [-- FILTER]`: the results a run writes end up in bench/out/ (not tracked by git), and the
 // tracked bench/results/ is left exactly as it was (restored afterwards, new files removed).
 // `npm run bench -- --update [FILTER]`: the run updates the tracked bench/results/ (and nothing is copied).
-import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
 

@@ -95,17 +95,31 @@ export interface SymbolWithDetail {
   kind?: number;
 }
 
-/**
- * The targets the file's blocks emit, from the server's document symbols: a kernel's detail is `target T ...`,
- * a schedule's `for linalg.OP(...) ...` (schedules emit MLIR).
- */
+/** The target a block symbol emits: a kernel's detail is `target T ...`, a schedule's `for linalg.OP(...) ...` (MLIR). */
+function symbolTarget(s: SymbolWithDetail): EmitTarget | undefined {
+  const d = typeof s.detail === 'string' ? s.detail : '';
+  const m = /^target (triton|cuda|mlir)\b/.exec(d);
+  if (m) return m[1] as EmitTarget;
+  return /^for [\w.]+\(/.test(d) ? 'mlir' : undefined;
+}
+
+/** The targets the file's blocks emit, from the server's document symbols. */
 export function emitTargetsOfSymbols(symbols: readonly SymbolWithDetail[] | undefined): EmitTarget[] {
   const set = new Set<EmitTarget>();
   for (const s of symbols ?? []) {
-    const d = typeof s.detail === 'string' ? s.detail : '';
-    const m = /^target (triton|cuda|mlir)\b/.exec(d);
-    if (m) set.add(m[1] as EmitTarget);
-    else if (/^for [\w.]+\(/.test(d)) set.add('mlir');
+    const t = symbolTarget(s);
+    if (t) set.add(t);
   }
   return EMIT_TARGETS.filter((t) => set.has(t));
+}
+
+/**
+ * Why "Emit <target>" does nothing for the block `block` (the cursor's): it declares another target. A short
+ * message naming the command that works, or undefined when the block emits `target` (or is not known).
+ */
+export function wrongTargetMessage(symbols: readonly SymbolWithDetail[] | undefined, block: string, target: EmitTarget): string | undefined {
+  const s = (symbols ?? []).find((x) => x.name === block && symbolTarget(x) !== undefined);
+  const t = s && symbolTarget(s);
+  if (!t || t === target) return undefined;
+  return `Layout: ${block} emits ${EMIT_LABEL[t]}, not ${EMIT_LABEL[target]}; run "Layout: Emit ${EMIT_LABEL[t]}".`;
 }

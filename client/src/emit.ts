@@ -8,7 +8,7 @@ import { EMIT_COMMAND } from '../../server/src/lsp/protocol.js';
 import type { EmitArgs, EmitResult, EmitTarget } from '../../server/src/lsp/protocol.js';
 import { blockAt, checkEmitResult } from './blocks.js';
 import type { SymbolLike } from './blocks.js';
-import { EMIT_LABEL, UNTRUSTED_EMIT, emitSummary } from './command-args.js';
+import { EMIT_LABEL, UNTRUSTED_EMIT, emitSummary, wrongTargetMessage, type SymbolWithDetail } from './command-args.js';
 import { notify } from './notify.js';
 import type { LayoutServer } from './server.js';
 
@@ -26,8 +26,13 @@ export async function emit(target: EmitTarget, server: LayoutServer, log: vscode
       doc = await vscode.workspace.openTextDocument(resource);
     } else if (editor && editor.document.languageId === 'layout') {
       doc = editor.document;
-      const symbols = await vscode.commands.executeCommand<SymbolLike[] | undefined>('vscode.executeDocumentSymbolProvider', doc.uri);
+      const symbols = await vscode.commands.executeCommand<(SymbolLike & SymbolWithDetail)[] | undefined>('vscode.executeDocumentSymbolProvider', doc.uri);
       block = blockAt(symbols, editor.selection.active.line, (n) => doc.lineAt(n).text);
+      const wrong = block !== undefined ? wrongTargetMessage(symbols, block, target) : undefined;
+      if (wrong) {
+        void notify('info', wrong);
+        return undefined;
+      }
     } else {
       void notify('info', `Layout: open a .layout file to emit ${EMIT_LABEL[target]}.`);
       return undefined;

@@ -13,6 +13,7 @@ import { parseShowLayoutArg } from './command-args.js';
 import { notify, shownMessages } from './notify.js';
 import { openExample, registerTasks, trackEmitTargets } from './workspace.js';
 import type { ShownMessage } from './notify.js';
+import { extendMarkdownIt } from './markdown-fences.js';
 
 /** What `activate` returns: used by the real-VS-Code tests (test/e2e/suite). */
 export interface LayoutExtensionApi {
@@ -23,6 +24,8 @@ export interface LayoutExtensionApi {
   picture(): { state: PictureState; exportSvg(dest: vscode.Uri): Promise<vscode.Uri | undefined>; onDidRender: vscode.Event<PictureState> } | undefined;
   /** the messages the extension showed lately, oldest first */
   messages(): readonly ShownMessage[];
+  /** the Markdown preview's hook (package.json `markdown.markdownItPlugins`): ```layout fences highlighted */
+  extendMarkdownIt: typeof extendMarkdownIt;
 }
 
 let server: LayoutServer | undefined;
@@ -68,6 +71,7 @@ export function activate(ctx: vscode.ExtensionContext): LayoutExtensionApi {
       return p && { state: p.state, exportSvg: (dest: vscode.Uri) => p.exportSvg(dest), onDidRender: p.onDidRender };
     },
     messages: shownMessages,
+    extendMarkdownIt,
   };
 }
 

@@ -15,7 +15,8 @@
     (,(regexp-opt '("GroupBy" "OrderBy" "TileBy" "ExpandBy" "TileOrderBy" "RegP" "GenP" "Row" "Col") 'symbols)
      . font-lock-type-face)
     (,(concat (regexp-opt '("findOp" "tileForGrids" "tile" "fuse" "parallelizeForBlocks" "parallelizeForThreads"
-                            "bufferize" "promote" "unroll" "vectorize" "min" "max") 'symbols) "\\s-*(")
+                            "bufferize" "promote" "unroll" "vectorize" "parallelizeForWarps" "mma" "asyncCopy"
+                            "multibuffer" "pipeline" "swizzleShared" "min" "max") 'symbols) "\\s-*(")
      1 font-lock-builtin-face)
     ("\\_<\\(let\\|layout\\|perm\\|kernel\\|schedule\\)\\s-+\\([A-Za-z_][A-Za-z0-9_]*\\)" 2 font-lock-function-name-face)
     (,(regexp-opt '("cuda" "triton" "mlir") 'symbols) . font-lock-constant-face)

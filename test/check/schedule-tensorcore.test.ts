@@ -9,7 +9,7 @@ import type { ScheduleDecl } from '../../grammar/src/ast.js';
 import type { Diagnostic } from '../../grammar/src/diagnostic.js';
 import { analyzeSchedule, argValues, checkSchedule, resolveSchedule, scheduleEnvFromFile } from '../../server/src/check/schedule/index.js';
 import { describeStep } from '../../server/src/service/schedule-hover.js';
-import { estimateRegisters } from '../../server/src/check/schedule/tensorcore.js';
+import { estimateRegisters, fillTile } from '../../server/src/check/schedule/tensorcore.js';
 
 const HEADER = `param M = 4096, N = 4096, K = 4096
 param BM = 128, BN = 128, BK = 32, WM = 2, WN = 2, D = 3
@@ -224,4 +224,22 @@ test('what the tensor-core lowering cannot do is an error, not a silent drop', (
   assert.deepEqual(check(GOOD.replace('  bufferize()', '  unroll(mm, 2)\n  bufferize()')), [
     ['schedule/tensor-core-step', "unroll is not supported in a tensor-core schedule: the mma lowering unrolls the warp tile, and pipeline overlaps the K loop's stages", 'unroll'],
   ]);
+});
+
+test('the zero fill covers the block tile with exactly one element tile per thread, for every warp grid and mma-shaped warp tile', () => {
+  assert.deepEqual(fillTile(128, 128, 128), [4, 32]); // the hand-written schedule's
+  assert.deepEqual(fillTile(128, 64, 128), [2, 32]);
+  let cases = 0;
+  for (let wm = 1; wm <= 8; wm++) for (let wn = 1; wn <= 8; wn++) for (let tm = 16; tm <= 128; tm += 16) for (let tn = 8; tn <= 128; tn += 8) {
+    const nt = wm * wn * 32;
+    if (nt > 1024) continue;
+    const bm = wm * tm, bn = wn * tn;
+    const f = fillTile(bm, bn, nt);
+    assert.ok(f, `${bm} x ${bn} over ${nt}`);
+    assert.equal(bm % f[0], 0);
+    assert.equal(bn % f[1], 0);
+    assert.equal((bm / f[0]) * (bn / f[1]), nt, `${bm} x ${bn} over ${nt}: ${f}`);
+    cases++;
+  }
+  assert.equal(cases, 6528);
 });

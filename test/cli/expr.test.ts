@@ -90,3 +90,9 @@ test('--share: repeated subexpressions once, as temporaries before the results; 
   // nothing repeated: the plain output
   assert.deepEqual(run(ex('matmul'), 'A[pid_m, k, :, :]', { lang: 'triton', share: true }).out, A_TRITON + '\n');
 });
+
+test('mlir --json: the SSA lines share repeated subexpressions, and the count does too', () => {
+  const j = JSON.parse(run(ex('matmul'), 'Pid.inv(pid)', { lang: 'mlir', json: true }).out);
+  assert.equal(j.ops, 11);
+  assert.equal((j.expr.match(/arith\.minsi/g) ?? []).length, 1);
+});

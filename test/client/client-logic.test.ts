@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { contentSecurityPolicy, pictureHtml } from '../../client/src/picture/html.js';
 import { RestartPolicy } from '../../client/src/restart-policy.js';
 import { blockAt, checkEmitResult } from '../../client/src/blocks.js';
-import { checkEmitArgs, emitSummary, emitTargetsOfSymbols, parseShowLayoutArg, visibleLenses } from '../../client/src/command-args.js';
+import { checkEmitArgs, emitSummary, emitTargetsOfSymbols, parseShowLayoutArg, visibleLenses, wrongTargetMessage } from '../../client/src/command-args.js';
 
 const nonce = 'AbCdEfGhIjKlMnOpQrStUvWx';
 
@@ -131,6 +131,12 @@ test('emit targets from the server\'s document symbols; code lenses off, or with
   ]), ['cuda', 'mlir']);
   assert.deepEqual(emitTargetsOfSymbols([{ name: 'L', detail: 'layout' }]), []);
   assert.deepEqual(emitTargetsOfSymbols(undefined), []);
+  // the cursor in a block of another target: one short message naming the command that works
+  const syms = [{ name: 'k', detail: 'target cuda builtin matmul' }, { name: 's', detail: 'for linalg.matmul(M, N, K)' }];
+  assert.equal(wrongTargetMessage(syms, 'k', 'triton'), 'Layout: k emits CUDA, not Triton; run "Layout: Emit CUDA".');
+  assert.equal(wrongTargetMessage(syms, 's', 'cuda'), 'Layout: s emits MLIR, not CUDA; run "Layout: Emit MLIR".');
+  assert.equal(wrongTargetMessage(syms, 'k', 'cuda'), undefined);
+  assert.equal(wrongTargetMessage(syms, 'x', 'cuda'), undefined);
   const lenses = [{ command: { command: 'layout.showLayout' } }, { command: { command: 'layout.emit' } }];
   assert.deepEqual(visibleLenses(lenses, true, true), lenses);
   assert.deepEqual(visibleLenses(lenses, true, false), [lenses[0]]);

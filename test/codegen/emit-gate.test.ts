@@ -148,3 +148,17 @@ test('writeFileAtomic: a failure half way (a full disk) keeps the old file and l
   mkdirSync(join(d, 'sub.cu'));
   assert.deepEqual(writeFileAtomic(join(d, 'sub.cu'), 'x'), { ok: false, reason: 'it is a folder' });
 });
+
+test('a FIFO as a kernel template is refused at once (check and emit do not block)', () => {
+  const fifo = join(dir, 'pipe.cu.tmpl');
+  const r0 = spawnSync('mkfifo', [fifo]);
+  if (r0.status !== 0) return; // no mkfifo here
+  writeFileSync(join(dir, 'f.layout'), 'param N = 8\nlayout Q = OrderBy(Row(N, N)).GroupBy([N, N])\nkernel k target cuda template "pipe.cu.tmpl" {\n  idx = Q[i, j]\n}\n');
+  const opts = { cwd: dir, encoding: 'utf8' as const, timeout: 20_000 };
+  const e = spawnSync(process.execPath, [cli, 'emit', 'f.layout', '--kernel', 'k', '--out', 'fifo-out'], opts);
+  assert.equal(e.status, 1, `emit: ${e.error ?? ''} ${e.stderr}`);
+  assert.match(e.stderr, /^f\.layout:3:31: error: template "pipe\.cu\.tmpl" not found \(looked for .*pipe\.cu\.tmpl\) \[kernel\/template-not-found\]$/m);
+  const c = spawnSync(process.execPath, [cli, 'check', 'f.layout'], opts);
+  assert.equal(c.status, 1, `check: ${c.error ?? ''} ${c.stderr}`);
+  assert.match(c.stdout, /\[kernel\/template-not-found\]/);
+});

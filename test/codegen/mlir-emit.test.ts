@@ -9,14 +9,14 @@ import { dirname, join } from 'node:path';
 
 import {
   cpuCheckSizes, emitCpuCheck, emitLayoutCopy, emitLayoutCopyToGpu, emitSchedule, fromAst, layoutIndex, layoutSize,
-  parseMemrefDump, stepText, type ScheduleSpec,
+  parseMemrefDump, stepText,
 } from '../../server/src/codegen/mlir/index.js';
 import { parse } from '../../grammar/src/index.js';
 import { scheduleEnvFromFile } from '../../server/src/check/schedule/index.js';
 import { OrderBy, Row, Col } from '../../server/src/algebra/types.js';
 import { sym } from '../../server/src/expr/index.js';
 
-import { CPU_SPEC, EXAMPLE, exampleSpec, scheduleOf } from './mlir-fixtures.js';
+import { CPU_SPEC, EXAMPLE, exampleSpec } from './mlir-fixtures.js';
 
 const GOLDEN = 'test/golden/mlir';
 

@@ -7,7 +7,7 @@
 import { test, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { argValues, resolveSchedule, scheduleEnvFromFile } from '../../server/src/check/schedule/index.js';
@@ -50,6 +50,17 @@ function exampleSpec(v: bigint): ScheduleSpec {
 }
 
 const count = (s: string, re: RegExp): number => s.match(re)?.length ?? 0;
+
+test('`layout emit examples/gemm-tensorcore.layout --schedule gemm_tc --target mlir` writes exactly what emitSchedule gives (the files lowered below)', (t) => {
+  const cli = join(import.meta.dirname, '../../dist/cli.js');
+  if (!existsSync(cli)) { t.skip('dist/cli.js is missing: run `node scripts/build.mjs` first'); return; }
+  const r = spawnSync(process.execPath, [cli, 'emit', 'examples/gemm-tensorcore.layout', '--schedule', 'gemm_tc', '--target', 'mlir', '--out', '-'], { encoding: 'utf8' });
+  assert.equal(r.status, 0, r.stderr);
+  const e = emitSchedule(exampleSpec(0n));
+  assert.ok(e.ok);
+  assert.equal(r.stdout, `==> gemm_tc.payload.mlir <==\n${e.payload}\n==> gemm_tc.transform.mlir <==\n${e.transform}`);
+  assert.match(e.transform, /^\/\/ grid 32 x 32 blocks of 128 x 128, K tile 32; 2 x 2 warps \(128 threads\) with 64 x 64 warp tiles;\n\/\/ mma\.sync m16n8k16: 64 per warp per K tile; 3 stages, cp\.async, swizzled shared memory\.\n\/\/ shared memory per block: 3 x \(128 x 32 \+ 32 x 128\) x 2 B = 49152 B;\n\/\/ registers per thread \(estimate\): 128 accumulators \+ 32 A \+ 32 B fragments \+ 50 = 242\.$/m);
+});
 
 for (const [v, want] of [
   // cp.async: 16-B copies per thread per K tile (V = 0: 4 of A + 4 of B; V = 1: 8 + 4) in the prologue, loop body and peeled epilogue
@@ -152,3 +163,29 @@ schedule tcs for linalg.matmul(M, N, K) : f16 x f16 -> ${acc} on sm_90 {
     assert.equal(parsePrinted(bad.stdout).get('max_abs_err'), '1');
   });
 }
+
+test('SIMT schedules take every element type: the CPU check matches the reference and the GPU script lowers to PTX', (t) => {
+  const tc = tools(t);
+  if (!tc) return;
+  const base = readFileSync('examples/gemm-schedule.layout', 'utf8').replace('param M = 4096, N = 4096, K = 4096', 'param M = 1024, N = 1024, K = 1024');
+  for (const types of ['f32 x f32 -> f32', 'f16 x f16 -> f16', 'f16 x f16 -> f32', 'bf16 x bf16 -> f32', 'bf16 x bf16 -> bf16']) {
+    const text = base.replace('f32 x f32 -> f32', types);
+    const { decl, env } = scheduleOf(text);
+    const r = fromAst(decl, env);
+    assert.deepEqual(r.diagnostics, [], types);
+    const e = emitSchedule(r.spec!);
+    const cpu = emitCpuCheck(r.spec!);
+    assert.ok(e.ok && cpu.ok);
+    const [et, acc] = [types.split(' ')[0], types.split(' ').pop()!];
+    assert.match(e.transform, new RegExp(`padding_values = \\[0\\.0 : ${et}, 0\\.0 : ${et}, 0\\.0 : ${acc}\\]`), types);
+    const run = runOnCpu(tc, cpu.module, e.transform, '__transform_cpu_check', CPU_CHECK_ENTRY);
+    ok(run, `running the CPU check (${types})`);
+    const want = expectedMatmul(cpu.sizes);
+    assert.deepEqual(Object.fromEntries(parsePrinted(run.stdout)), { checksum: want.checksum, max_abs_err: '0', first: want.first, last: want.last }, types);
+    const applied = applySchedule(tc, e.payload, e.transform);
+    ok(applied, `applying the schedule (${types})`);
+    const p = lowerToPtx(tc, applied.stdout, { chip: 'sm_90', barePointers: true });
+    ok(p.run, `lowering to PTX (${types})`);
+    assert.match(p.ptx!, /\.shared/);
+  }
+});

@@ -42,7 +42,7 @@ function missing() {
   if (!existsSync(chromiumPath)) m.push(`chromium (${chromiumPath}; apt-get install chromium)`);
   let pw = true;
   try {
-    spawnSync(process.execPath, ['-e', 'require.resolve("playwright-core")'], { cwd: repo, stdio: 'ignore' }).status === 0 || (pw = false);
+    if (spawnSync(process.execPath, ['-e', 'require.resolve("playwright-core")'], { cwd: repo, stdio: 'ignore' }).status !== 0) pw = false;
   } catch {
     pw = false;
   }

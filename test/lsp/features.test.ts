@@ -294,6 +294,15 @@ describe('completion and signature help', () => {
     assert.deepEqual(args.map((i) => i.label), ['mm', 'BK']);
   });
 
+  test('element types after the colon, the x and the arrow of a schedule header; not in slices', async () => {
+    for (const [i, src] of ['schedule s for linalg.matmul(8, 8, 8) : $0', 'schedule s for linalg.matmul(8, 8, 8) : f16 x $0', 'schedule s for linalg.matmul(8, 8, 8) : f16 x f16 -> $0'].entries()) {
+      const items = await labels(c.uri(`et${i}.layout`), `${src}\n`);
+      assert.deepEqual(items.map((x) => x.label), ['f16', 'f32', 'bf16'], src);
+    }
+    const slice = await labels(c.uri('et3.layout'), 'param N = 4\nlayout L = OrderBy(Row(N, N))\nkernel k target cuda builtin copy {\n  a = L[0 : $0]\n}\n');
+    assert.ok(!slice.some((x) => x.label === 'f16'));
+  });
+
   test('kernel targets, GPUs, and nothing in comments', async () => {
     assert.deepEqual((await labels(c.uri('c6.layout'), 'kernel k target $0')).map((i) => i.label), ['cuda', 'triton', 'mlir']);
     assert.deepEqual((await labels(c.uri('c7.layout'), 'schedule s for linalg.matmul(1, 1, 1) on s$0')).map((i) => i.label), ['sm_80', 'sm_86', 'sm_89', 'sm_90', 'cpu']);

@@ -246,3 +246,22 @@ test('kernel checks: kept per block, re-run when the params their implicit place
   assert.deepEqual(plain(b.diagnostics), plain(full(back)));
   assert.deepEqual(b.diagnostics.filter((d) => d.code.startsWith('kernel/')), []);
 });
+
+test('a chunked parse stopped midway changes nothing, and the next parse re-uses the chunks it parsed', () => {
+  const text = generate(400);
+  const p = new ChunkedParser();
+  let polls = 0;
+  assert.equal(p.parse(text, () => ++polls > 3), undefined);
+  assert.equal(p.previous.length, 0);
+  const r = p.parse(text);
+  const whole = parse(text);
+  assert.deepEqual(plain(r.file), plain(whole.file));
+  assert.deepEqual(plain(r.diagnostics), plain(whole.diagnostics));
+  assert.equal(r.parsed, r.chunks!.length - 3);
+  // stopped on an edited version: the previous version stays the one compared with
+  const edited = text.replace('param M1 = 4096', 'param M1 = 4095');
+  assert.equal(p.parse(edited, () => true), undefined);
+  const e = p.parse(edited);
+  assert.equal(e.parsed, 1);
+  assert.deepEqual(plain(e.file), plain(parse(edited).file));
+});

@@ -9,7 +9,6 @@ import { mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type * as ast from '../../grammar/src/ast.js';
-import { children } from '../../grammar/src/ast.js';
 import { elaborate, queryText, type Lang } from '../../server/src/check/elaborate.js';
 import { runExpr } from '../../server/src/cli/expr.js';
 import { LayoutDocument } from '../../server/src/service/document.js';

@@ -166,7 +166,7 @@ import { toText } from '../../server/src/picture/text.js';
 function threeLevels(): LayoutPicture {
   const cells = [];
   for (let f = 0; f < 64; f++) {
-    const c = [32, 16, 8, 4, 2, 1].map((d, k) => Math.floor(f / d) % 2);
+    const c = [32, 16, 8, 4, 2, 1].map((d) => Math.floor(f / d) % 2);
     const [ti, tj, ui, uj, i, j] = c;
     cells.push({ logical: c, physical: (ti * 4 + ui * 2 + i) * 8 + tj * 4 + uj * 2 + j, group: 0 });
   }

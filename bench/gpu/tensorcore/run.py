@@ -2,7 +2,7 @@
 """Run the tensor-core GEMM cubins that bench/gpu/tensorcore/build.sh made from
 examples/gemm-tensorcore.layout (`layout emit ... --target mlir`, mlir-opt-22, ptxas) on the GPU
 through CuPy, check them against an fp32 reference and time them against torch.matmul (cuBLAS).
-Modelled on the hand-written tensor-core schedule's runner (see docs/schedules.md).
+Modelled on the runner of the hand-written schedule this one reproduces (docs/schedules.md).
 
 C(f32) = A(f16) @ B(f16).  Correctness: relative Frobenius error against the fp32 product of the
 same fp16 inputs (TF32 off), on two fresh random input sets, with C poisoned (NaN) before each

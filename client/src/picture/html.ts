@@ -60,16 +60,18 @@ export function pictureHtml(o: PictureHtmlOptions): string {
   <button id="mode" title="Toggle between logical and physical order">Show physical order</button>
   <button id="zoomIn" title="Draw bigger">Zoom in</button>
   <button id="zoomOut" title="Draw smaller">Zoom out</button>
-  <label>Colour <select id="color" title="What a cell's colour says">
-    <option value="tile">tile</option><option value="level">level</option><option value="order">physical order</option>
-    <option value="thread">thread (mod 32)</option><option value="bank">bank</option>
-  </select></label>
-  <label id="levelBox" hidden>level <select id="level"></select></label>
   <button id="left" title="Pan left">&larr;</button>
   <button id="right" title="Pan right">&rarr;</button>
   <button id="up" title="Pan up">&uarr;</button>
   <button id="down" title="Pan down">&darr;</button>
   <button id="export" title="Save the picture as an SVG file">Export SVG</button>
+</div>
+<div class="bar">
+  <label>Colour <select id="color" title="What a cell's colour says">
+    <option value="tile">tile</option><option value="level">level</option><option value="order">physical order</option>
+    <option value="thread">thread (mod 32)</option><option value="bank">bank</option>
+  </select></label>
+  <label id="levelBox" hidden>level <select id="level"></select></label>
 </div>
 <div id="params" hidden></div>
 <div id="caption"></div>

@@ -21,7 +21,7 @@ syn keyword layoutTarget cuda triton mlir
 syn keyword layoutConstructor GroupBy OrderBy TileBy ExpandBy TileOrderBy RegP GenP Row Col
 syn match layoutMethod /\.\@1<=\s*\<\(apply\|inv\)\>/
 syn match layoutBuiltin /\<\(min\|max\)\>\ze\s*(/
-syn match layoutPrimitive /\<\(findOp\|tileForGrids\|tile\|fuse\|parallelizeForBlocks\|parallelizeForThreads\|bufferize\|promote\|unroll\|vectorize\)\>\ze\s*(/
+syn match layoutPrimitive /\<\(findOp\|tileForGrids\|tile\|fuse\|parallelizeForBlocks\|parallelizeForThreads\|parallelizeForWarps\|bufferize\|promote\|unroll\|vectorize\|mma\|asyncCopy\|multibuffer\|pipeline\|swizzleShared\)\>\ze\s*(/
 syn match layoutGpu /\<sm_\d\+[a-z]\=\>/
 
 " the name a declaration introduces

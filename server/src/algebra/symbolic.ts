@@ -3,7 +3,7 @@
 // docs/algebra.md ("Assumptions"). Results assume what LEGO assumes: every index lies in its
 // dimension's range, and the sizes of the chain agree (checks.ts reports when they do not).
 import {
-  add, and, arange, broadcastAranges, cmp, countOps, evaluate, floorDiv, freeSymbols, hasArange, int, mod, mul, select, simplifyAll, sub, substitute, sym,
+  add, and, arange, broadcastAranges, BudgetError, cmp, countOps, evaluate, floorDiv, freeSymbols, hasArange, int, mod, mul, select, simplifyAll, sub, substitute, sym, withBudget,
   type Expr, type Facts,
 } from '../expr/index.js';
 import { DigitOps, type Digit, type Radix } from './digits.js';
@@ -45,6 +45,8 @@ export interface SymContext {
   readonly divisibility?: boolean;
   /** skip the simplifier (tests of the raw walk) */
   readonly raw?: boolean;
+  /** most steps of symbolic work (expr/budget.ts) the query may take; default QUERY_BUDGET */
+  readonly budget?: number;
 }
 
 export function slice(start?: DimLike, stop?: DimLike, step?: DimLike): SliceKey {
@@ -53,6 +55,24 @@ export function slice(start?: DimLike, stop?: DimLike, step?: DimLike): SliceKey
 
 /** `L[key]`: the simplified physical flat index (ExpandBy: a select giving -1 on padding). */
 export function applySym(L: Layout, key: readonly KeyItem[], ctx: SymContext = {}): Expr {
+  return budgeted(ctx, () => applySymUnbudgeted(L, key, ctx));
+}
+
+/** Most steps (expr/budget.ts) one query may take: about 0.2 s; every query of the tests and examples needs less than 100,000. */
+export const QUERY_BUDGET = 200_000;
+
+function budgeted<T>(ctx: SymContext, f: () => T): T {
+  try {
+    return withBudget(ctx.budget ?? QUERY_BUDGET, f);
+  } catch (e) {
+    if (e instanceof BudgetError) {
+      throw new AlgebraError(`this query's expressions grow too large to simplify (more than ${e.budget.toLocaleString('en-US')} steps); it was stopped`);
+    }
+    throw e;
+  }
+}
+
+function applySymUnbudgeted(L: Layout, key: readonly KeyItem[], ctx: SymContext): Expr {
   const ds = layoutDims(L);
   if (key.length !== ds.length) throw new AlgebraError(`the layout has ${ds.length} dimensions, the key ${key.length} items`);
   const w = new Walk(ctx, [L, ...key.filter(isExprItem)]);
@@ -67,6 +87,10 @@ export function applySym(L: Layout, key: readonly KeyItem[], ctx: SymContext = {
 
 /** `L.inv(x)`: one simplified expression per logical coordinate; `x` (a name or an expression) is assumed in [0, extent). */
 export function invSym(L: Layout, x: Expr | string, ctx: SymContext = {}): Expr[] {
+  return budgeted(ctx, () => invSymUnbudgeted(L, x, ctx));
+}
+
+function invSymUnbudgeted(L: Layout, x: Expr | string, ctx: SymContext): Expr[] {
   const w = new Walk(ctx, [L, ...(typeof x === 'string' ? [] : [x])]);
   const ext = extent(L);
   const xe = w.index(typeof x === 'string' ? sym(x) : x, int(0), ext);

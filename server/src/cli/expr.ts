@@ -3,13 +3,13 @@
 // (one line) or "Pid.inv(pid)" (one line per coordinate). Names the file does not declare are
 // free index symbols with the range of the dimension they index. `--json` prints
 // {"expr": ..., "ops": N} (an array of them for inv; MLIR: one object with all SSA lines and the
-// total count). Errors: one line on stderr; exit 2 for usage, 1 for an error.
+// total count, each repeated subexpression once, as the SSA lines compute it). Errors: one line on stderr; exit 2 for usage, 1 for an error.
 import type { Command } from 'commander';
 import type * as ast from '../../../grammar/src/ast.js';
 import { queryExpr, printExprs, type Lang, type Model } from '../check/elaborate.js';
 import { queryDiagnostics } from '../check/rules/index.js';
 import { Scenarios } from '../check/scenario.js';
-import { countOps, evaluate, printShared } from '../expr/index.js';
+import { countOps, countOpsShared, evaluate, printShared } from '../expr/index.js';
 import { CliFailure, guarded, loadModel, type CliIo } from './load-model.js';
 
 export interface ExprOptions {
@@ -60,7 +60,8 @@ export function runExpr(file: string, query: string, opts: ExprOptions, io: CliI
     }
     const ops = r.exprs.map((e) => countOps(e));
     if (!opts.json) io.out(texts.map((t) => t + '\n').join(''));
-    else if (lang === 'mlir') io.out(JSON.stringify({ expr: texts[0], ops: ops.reduce((a, b) => a + b, 0) }) + '\n');
+    // MLIR shares SSA values across the expressions: each repeated subexpression counted once
+    else if (lang === 'mlir') io.out(JSON.stringify({ expr: texts[0], ops: countOpsShared(r.exprs) }) + '\n');
     else {
       const objs = texts.map((t, k) => ({ expr: t, ops: ops[k] }));
       io.out(JSON.stringify(r.kind === 'inv' ? objs : objs[0]) + '\n');

@@ -1,5 +1,6 @@
 // Polynomial view of expressions: a sum of monomials (integer coefficient times a sorted list
 // of atoms) plus a constant. Used by the constructors, the simplifier and the printers.
+import { spend } from './budget.js';
 import { type Expr, byKey, compareKeys, mkAdd, mkInt, mkMul, monoKey } from './node.js';
 
 export interface Mono {
@@ -70,6 +71,7 @@ export function monoToExpr(m: Mono): Expr {
 
 /** normalise a list of monomials (any order, repeats allowed) and a constant into a Poly */
 export function makePoly(monos: readonly Mono[], c: bigint): Poly {
+  spend(monos.length + 1);
   const acc = new Map<string, Mono>();
   let constant = c;
   for (const m of monos) {
@@ -115,6 +117,7 @@ export function polyMul(a: Poly, b: Poly): Poly | null {
   const na = a.terms.length + (a.c !== 0n ? 1 : 0);
   const nb = b.terms.length + (b.c !== 0n ? 1 : 0);
   if (na > 1 && nb > 1 && na * nb > EXPANSION_CAP) return null;
+  spend(na * nb);
   const aa: Mono[] = [...a.terms];
   if (a.c !== 0n) aa.push(mono(a.c, []));
   const bb: Mono[] = [...b.terms];

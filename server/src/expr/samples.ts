@@ -1,6 +1,10 @@
 // Sample points satisfying the facts, used only to refute side conditions quickly: if P < 0 at
 // a point where every fact holds, P >= 0 cannot be proven, so the prover skips its search.
-// Deterministic: values come from fixed pools indexed by a hash of the symbol name.
+// Deterministic, and independent of how symbols are spelled: values come from fixed pools indexed
+// by a hash of the symbol's ordinal (its place among the facts' symbols, in the order the facts
+// were stated, then in order of first use), never of its name. (Hashing names made the prover's
+// work depend on them: a layout with `Pid5`'s names took 3-10x the time of the same layout named
+// `Pid0`, because its samples refuted fewer side conditions and the proof search ran instead.)
 import { type Expr, childrenOf } from './node.js';
 import { EvalError, evaluate } from './eval.js';
 
@@ -15,9 +19,10 @@ const ANY = [3n, -2n, 0n, 7n, -5n, 1n, 16n, -1n];
 const WANT = 8;
 const ATTEMPTS = 64;
 
-function hash(s: string, salt: number): number {
+function hash(n: number, salt: number): number {
   let h = 2166136261 ^ salt;
-  for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 16777619);
+  h = Math.imul(h ^ (n & 0xffff), 16777619);
+  h = Math.imul(h ^ (n >>> 16), 16777619);
   h ^= h >>> 13;
   h = Math.imul(h, 0x5bd1e995);
   return (h ^ (h >>> 15)) >>> 0;
@@ -44,11 +49,20 @@ function valueOf(e: Expr, env: ReadonlyMap<string, bigint>): bigint | null {
 
 export class Sampler {
   private envs: Map<string, bigint>[] | null = null;
+  /** symbol -> ordinal, and arange key -> ordinal (first come, first numbered) */
+  private readonly ordinals = new Map<string, number>();
+  private readonly arangeOrdinals = new Map<string, number>();
   constructor(private readonly facts: SampleFacts) {}
+
+  private ordinal(name: string): number {
+    let o = this.ordinals.get(name);
+    if (o === undefined) this.ordinals.set(name, (o = this.ordinals.size));
+    return o;
+  }
 
   private free(name: string, attempt: number): bigint {
     const pool = this.facts.positive.has(name) ? POSITIVE : ANY;
-    return pool[hash(name, attempt) % pool.length];
+    return pool[hash(this.ordinal(name), attempt) % pool.length];
   }
 
   private make(): Map<string, bigint>[] {
@@ -60,7 +74,8 @@ export class Sampler {
       symbolsOf(r.hi, names);
     }
     for (const r of this.facts.relations ?? []) symbolsOf(r, names);
-    const order = [...names].sort();
+    const order = [...names];
+    for (const n of order) this.ordinal(n);
     const out: Map<string, bigint>[] = [];
     for (let a = 0; a < ATTEMPTS && out.length < WANT; a++) {
       const env = new Map<string, bigint>();
@@ -84,7 +99,7 @@ export class Sampler {
   }
 
   private assignRanges(env: Map<string, bigint>, attempt: number): boolean {
-    const pending = [...this.facts.ranges.keys()].sort();
+    const pending = [...this.facts.ranges.keys()];
     // ranges may refer to other range variables: assign in dependency order (bounded passes)
     for (let pass = 0; pass <= pending.length && pending.length > 0; pass++) {
       for (let i = 0; i < pending.length; i++) {
@@ -94,7 +109,7 @@ export class Sampler {
         const hi = valueOf(r.hi, env);
         if (lo === null || hi === null) continue;
         if (hi <= lo) return false;
-        const pick = hash(n, attempt) % 3;
+        const pick = hash(this.ordinal(n), attempt) % 3;
         env.set(n, pick === 0 ? hi - 1n : pick === 1 ? lo : lo + (hi - lo) / 2n);
         pending.splice(i--, 1);
       }
@@ -131,7 +146,9 @@ export class Sampler {
           ok = false;
           break;
         }
-        atoms.set(k, hash(k, i) % 2 === 0 ? s : e - 1n);
+        let ao = this.arangeOrdinals.get(k);
+        if (ao === undefined) this.arangeOrdinals.set(k, (ao = this.arangeOrdinals.size));
+        atoms.set(k, hash(ao, i) % 2 === 0 ? s : e - 1n);
       }
       if (!ok) continue;
       try {

@@ -2,9 +2,11 @@
 // that the server keeps answering hover and completion while an expensive check (exhaustive GenP
 // enumeration) runs. The worker keeps an `IncrementalAnalysis` per document (the most recently
 // analysed ones), so an edit re-checks only what it touches. When slow checks remain to run, the
-// worker first sends everything else (`onPartial`). Cancelling a stale analysis first asks the
-// worker to stop (a shared flag the slow rules poll through `shouldStop`); a worker that does not
-// answer within `graceMs` is terminated and replaced (its kept results go with it). Without a
+// worker first sends everything else (`onPartial`). Cancelling a stale analysis asks the worker to
+// stop: a shared flag the incremental analysis polls before each declaration's work and during the
+// slow rules (cooperative: typing never restarts the worker, which keeps its incremental state and
+// its warm code). Only a worker that does not answer within `graceMs` (a hang) is terminated and
+// replaced (its kept results go with it); `restarts` counts those. Without a
 // worker entry (the sources run under tsx) the analysis runs on the main thread instead.
 import { Worker, type MessagePort } from 'node:worker_threads';
 import type { Diagnostic } from '../../../grammar/src/diagnostic.js';
@@ -32,6 +34,8 @@ export interface AnalysisRunner {
   run(job: AnalysisJob, onPartial?: (diagnostics: Diagnostic[]) => void): Promise<AnalysisOutcome>;
   /** stops the running job (its promise resolves `cancelled`) */
   cancel(): void;
+  /** workers terminated and replaced so far (a hang, a crash or a timeout; never for a cancel that is answered) */
+  readonly restarts: number;
   dispose(): void;
 }
 
@@ -91,7 +95,7 @@ export function serveAnalysisRequests(port: MessagePort): void {
   });
 }
 
-export function createRunner(entry: string | undefined, timeoutMs: number, graceMs = 250): AnalysisRunner {
+export function createRunner(entry: string | undefined, timeoutMs: number, graceMs = 2000): AnalysisRunner {
   if (entry) {
     try {
       return new WorkerRunner(entry, timeoutMs, graceMs);
@@ -115,6 +119,7 @@ class WorkerRunner implements AnalysisRunner {
   private worker: Worker;
   private nextId = 1;
   private current?: Current;
+  restarts = 0;
 
   constructor(private readonly entry: string, private readonly timeoutMs: number, private readonly graceMs: number) {
     this.worker = this.spawn();
@@ -158,6 +163,7 @@ class WorkerRunner implements AnalysisRunner {
   }
 
   private replace(): void {
+    this.restarts++;
     const old = this.worker;
     this.worker = this.spawn();
     void old.terminate().catch(() => undefined);
@@ -207,6 +213,7 @@ class WorkerRunner implements AnalysisRunner {
 
 class InlineRunner implements AnalysisRunner {
   private readonly analyses = new Analyses();
+  readonly restarts = 0;
   run(job: AnalysisJob): Promise<AnalysisOutcome> {
     return new Promise((settle) => {
       setImmediate(() => {

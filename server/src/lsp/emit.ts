@@ -6,7 +6,7 @@
 // have errors, the answer lists them in `blockedBy` and nothing is written; `force` emits anyway with a
 // warning header in each file. Files are written atomically (service/write-file.ts): never through a
 // link, never over a read-only file, no temporary file left behind.
-import { mkdirSync, readFileSync, realpathSync } from 'node:fs';
+import { mkdirSync, realpathSync } from 'node:fs';
 import * as nodePath from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { ExecuteCommandParams } from 'vscode-languageserver';
@@ -17,6 +17,7 @@ import { parse, resolve } from '../../../grammar/src/index.js';
 import type * as ast from '../../../grammar/src/ast.js';
 import type { Diagnostic } from '../../../grammar/src/diagnostic.js';
 import { writeFileAtomic } from '../service/write-file.js';
+import { readPlainFile } from '../service/read-file.js';
 import { EMIT_COMMAND, EMIT_TARGETS, type EmitArgs, type EmitResult } from './protocol.js';
 import type { ServerContext } from './context.js';
 
@@ -42,11 +43,9 @@ export async function executeEmit(ctx: ServerContext, p: ExecuteCommandParams): 
     }
     text = open.getText();
   } else {
-    try {
-      text = readFileSync(path, 'utf8');
-    } catch {
-      return fail(`cannot read ${path}`);
-    }
+    const read = readPlainFile(path, 256 * 1024 * 1024);
+    if (read === undefined) return fail(`cannot read ${path} (missing, or not a plain file)`);
+    text = read;
   }
   const root = workspaceRootOf(ctx.workspaceFolders(), path);
   if (!root) return fail(`${path} is not inside a workspace folder; the server writes only inside the workspace`);
@@ -55,7 +54,7 @@ export async function executeEmit(ctx: ServerContext, p: ExecuteCommandParams): 
       const real = realpathSync(abs);
       if (!inside(realpathSync(root), real)) return undefined;
       const openTpl = ctx.documents.get(pathToFileURL(real).href);
-      return openTpl ? openTpl.getText() : readFileSync(real, 'utf8');
+      return openTpl ? openTpl.getText() : readPlainFile(real); // never a FIFO or device
     } catch {
       return undefined;
     }
@@ -149,9 +148,10 @@ function gate(ctx: ServerContext, args: EmitArgs, text: string, emitDiagnostics:
 
 function isDirty(editorText: string, abs: string): boolean {
   try {
-    return readFileSync(abs, 'utf8') !== editorText;
+    const disk = readPlainFile(abs, 256 * 1024 * 1024);
+    return disk === undefined ? editorText.length > 0 /* open but never saved */ : disk !== editorText;
   } catch {
-    return editorText.length > 0; // open but never saved
+    return editorText.length > 0;
   }
 }
 

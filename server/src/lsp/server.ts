@@ -19,6 +19,7 @@ import {
 } from 'vscode-languageserver/node';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { createRunner, serveAnalysisRequests, workerRole } from './analysis-runner.js';
+import { Resync } from './transport.js';
 import { SnapshotCache, type ClientSupport, type ServerContext } from './context.js';
 import { DiagnosticsScheduler } from './diagnostics.js';
 import { SettingsStore } from './settings.js';
@@ -57,7 +58,7 @@ if (!isMainThread && (workerData as { role?: string } | undefined)?.role === wor
   serveAnalysisRequests(parentPort!);
 } else if (isMainThread) {
   const cl = commandLine(process.argv.slice(2));
-  if (cl.action === 'serve') startServer(createConnection(ProposedFeatures.all));
+  if (cl.action === 'serve') startServer(stdioRequested() ? resilientStdioConnection() : createConnection(ProposedFeatures.all));
   else {
     if (cl.stdout) process.stdout.write(cl.stdout);
     if (cl.stderr) process.stderr.write(cl.stderr);
@@ -71,10 +72,31 @@ function clientCommandsOf(options: unknown): ReadonlySet<string> {
   return new Set(Array.isArray(list) ? list.filter((c): c is string => typeof c === 'string') : []);
 }
 
+function stdioRequested(): boolean {
+  return process.argv.includes('--stdio');
+}
+
+/**
+ * `--stdio` with framing that survives a broken frame (transport.ts): a wrong Content-Length, a
+ * missing header or junk is dropped, logged on stderr, and reading resumes at the next header.
+ */
+function resilientStdioConnection(): Connection {
+  const input = process.stdin.pipe(new Resync((m) => process.stderr.write(m + '\n')));
+  process.stdin.on('end', () => input.end());
+  // A readable stream (not a MessageReader), so that the library exits when it ends, as with its own
+  // --stdio; and, as it does for --stdio, nothing but protocol messages may reach stdout.
+  const connection = createConnection(ProposedFeatures.all, input, process.stdout);
+  const remote = connection.console;
+  console.log = console.debug = (...a: unknown[]) => remote.log(a.map(String).join(' '));
+  console.info = (...a: unknown[]) => remote.info(a.map(String).join(' '));
+  console.warn = (...a: unknown[]) => remote.warn(a.map(String).join(' '));
+  console.error = (...a: unknown[]) => remote.error(a.map(String).join(' '));
+  return connection;
+}
+
 /** The bundle's own path, when running bundled (the worker runs the same file). */
 function bundlePath(): string | undefined {
   try {
-    // eslint-disable-next-line no-undef
     const f = typeof __filename === 'string' ? __filename : undefined;
     return f && f.endsWith('.js') ? f : undefined;
   } catch {

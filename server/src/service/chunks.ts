@@ -54,30 +54,47 @@ export function chunkStarts(text: string): number[] {
 
 export class ChunkedParser {
   private prev: Chunk[] = [];
+  /** chunks parsed by a call that was stopped, by text: the next call re-uses them */
+  private spare = new Map<string, Chunk>();
 
   /** the chunks of the previous call (what the next call compares with) */
   get previous(): readonly Chunk[] {
     return this.prev;
   }
 
-  /** Parses `text`, re-using the chunks of the previous call whose text is unchanged. */
-  parse(text: string): ChunkedParse {
+  /**
+   * Parses `text`, re-using the chunks of the previous call whose text is unchanged.
+   * `shouldStop` is polled before each chunk parse: when it says stop, the result is undefined,
+   * the previous version stays the one compared with, and the chunks parsed so far are kept for
+   * the next call.
+   */
+  parse(text: string): ChunkedParse;
+  parse(text: string, shouldStop: () => boolean): ChunkedParse | undefined;
+  parse(text: string, shouldStop?: () => boolean): ChunkedParse | undefined {
     const lines = new LineIndex(text);
     const starts = chunkStarts(text);
     const texts = starts.map((s, k) => text.slice(s, k + 1 < starts.length ? starts[k + 1] : text.length));
     const from = matchChunks(this.prev.map((c) => c.text), texts);
     const chunks: Chunk[] = [];
+    /** chunks not copied from the previous version (parsed now, or kept from a stopped call) */
+    const fresh: Chunk[] = [];
     let parsed = 0;
     for (let k = 0; k < texts.length; k++) {
-      const old = from[k] === undefined ? undefined : this.prev[from[k]!];
+      const old = from[k] === undefined ? this.spare.get(texts[k]) : this.prev[from[k]!];
       const line = lines.position(starts[k]).line;
       if (old && (old.line === line || old.diagnostics.length === 0)) {
         chunks.push(old.start === starts[k] ? old : shiftChunk(old, starts[k] - old.start, line));
       } else {
+        if (shouldStop?.()) {
+          for (const c of fresh) this.spare.set(c.text, c);
+          return undefined;
+        }
         chunks.push(parseChunk(texts[k], starts[k], line));
         parsed++;
       }
+      if (from[k] === undefined) fresh.push(chunks[k]);
     }
+    this.spare.clear();
     let count = 0;
     for (const c of chunks) count += c.diagnostics.length;
     if (count > MAX_DIAGNOSTICS) {
@@ -108,6 +125,7 @@ export class ChunkedParser {
   /** Forgets the previous version (the next parse parses every chunk). */
   reset(): void {
     this.prev = [];
+    this.spare.clear();
   }
 }
 

@@ -77,6 +77,14 @@ export function completion(doc: LayoutDocument, offset: number): CompletionResul
     for (const [name, t] of Object.entries(GPU_TARGETS)) items.push({ label: name, kind: 'gpu', detail: t.label, sortText: '0' });
     return { replace, items };
   }
+  // element types of a schedule header: `(M, N, K) : f16 x f16 -> f32`
+  if (prev && inScheduleHeader(before) && ((prev.text === ':' && before[before.length - 2]?.text === ')')
+    || (prev.text === 'x' && before.some((t) => t.text === ':')) || (prev.text === '>' && before[before.length - 2]?.text === '-'))) {
+    for (const [name, detail] of [['f16', '16-bit float (tensor cores: mma.sync m16n8k16)'], ['f32', '32-bit float'], ['bf16', '16-bit bfloat']]) {
+      items.push({ label: name, kind: 'keyword', detail: `element type: ${detail}`, sortText: '0' });
+    }
+    return { replace, items };
+  }
   if (prev?.text === 'for' && headerOf(before) === 'schedule-op') {
     for (const [name, op] of Object.entries(PAYLOAD_OPS)) items.push({ label: name, kind: 'op', detail: op.summary, snippet: `${name}(\${1:M}, \${2:N}, \${3:K})`, sortText: '0' });
     return { replace, items };
@@ -184,6 +192,16 @@ function enclosingBlock(before: TokenInfo[]): { kind: 'kernel' | 'schedule'; ope
 }
 
 /** Which header the cursor is in: after `schedule NAME for` and before its `(`. */
+/** Inside `schedule NAME for ...` before its `{`. */
+function inScheduleHeader(before: TokenInfo[]): boolean {
+  for (let i = before.length - 1; i >= 0; i--) {
+    const t = before[i];
+    if (t.text === 'schedule') return true;
+    if (t.text === '{' || t.text === '}' || declWords.has(t.text)) return false;
+  }
+  return false;
+}
+
 function headerOf(before: TokenInfo[]): 'schedule-op' | undefined {
   for (let i = before.length - 1; i >= 0; i--) {
     const t = before[i];

@@ -34,7 +34,11 @@ export interface IncrementalOptions {
   budget?: number;
   /** GPU for schedules without an `on` clause (the `layout.gpuTarget` setting) */
   gpuTarget?: string;
-  /** polled during the slow rules; true stops them and the result is `cancelled` */
+  /**
+   * polled before each declaration's elaboration, rules, schedule and kernel checks and during the
+   * slow rules; true stops the analysis and the result is `cancelled` (what was not finished is
+   * done by the next call)
+   */
   shouldStop?: () => boolean;
   /**
    * Called once with every diagnostic but those of slow checks still to run (syntax, names,
@@ -129,7 +133,8 @@ export class IncrementalAnalysis {
 
   private run(text: string, budget: number, options: IncrementalOptions): IncrementalResult {
     const previous = this.parser.previous;
-    const p = this.parser.parse(text);
+    const p = options.shouldStop ? this.parser.parse(text, options.shouldStop) : this.parser.parse(text);
+    if (!p) return { diagnostics: [], cancelled: true, stats: { decls: 0, chunksParsed: 0, rechecked: 0, elaborated: 0, full: false } };
     if (!p.chunks || !p.from) throw new Fallback('too many syntax errors');
     const resolution = resolve(p.file, p.lines);
     // the kept results are those of the chunks the parser compared with
@@ -162,7 +167,7 @@ export class IncrementalAnalysis {
         changed.push(...d.defines);
       }
     });
-    if (old) old.decls.forEach((d, i) => {
+    if (old) old.decls.forEach((d) => {
       if (!matchedOld.has(d.chunk)) changed.push(...d.defines);
     });
     const users = new Map<string, number[]>();
@@ -230,8 +235,25 @@ export class IncrementalAnalysis {
         }
       }
     }
+    // cancellation is cooperative: polled before each declaration's work (the worker is never
+    // terminated for typing); what was not finished is marked so and done by the next version
+    const stop = options.shouldStop;
+    const chunks = p.chunks;
+    const abandon = (): IncrementalResult => {
+      decls.forEach((d, j) => {
+        if (!todo[j]) return;
+        d.elab = undefined;
+        d.rules = [];
+        d.schedule = undefined;
+        d.kernel = undefined;
+      });
+      this.state = { chunks, decls, firstDecl, budget, gpuTarget: options.gpuTarget, uri: options.uri };
+      return { diagnostics: [], cancelled: true, stats: { decls: decls.length, chunksParsed: p.parsed, rechecked: 0, elaborated: 0, full: false } };
+    };
+    if (stop?.()) return abandon();
     const el = new Elaborator(resolution, {});
     for (const j of [...closure].sort((a, b) => a - b)) {
+      if (stop?.()) return abandon();
       const d = decls[j].decl;
       const before = el.diagnostics.length;
       try {
@@ -245,32 +267,39 @@ export class IncrementalAnalysis {
     // ---- rules: the fast ones per re-checked declaration, the global ones on the whole file
     const ctx = ruleContext({ text, file: p.file, resolution, model: el.model }, { budget, ...(options.shouldStop ? { shouldStop: options.shouldStop } : {}) });
     const global: (Diagnostic[] | undefined)[] = rules.map(() => undefined);
-    rules.forEach((rule, ri) => {
-      if (SLOW[ri]) return;
+    for (let ri = 0; ri < rules.length; ri++) {
+      const rule = rules[ri];
+      if (SLOW[ri]) continue;
+      if (stop?.()) return abandon();
       if (rule.global) {
         global[ri] = runRule(rule.run, ctx).diagnostics;
-        return;
+        continue;
       }
-      decls.forEach((d, j) => {
-        if (todo[j] || d.rules[ri] === undefined) d.rules[ri] = runRule(rule.run, { ...ctx, decls: [d.decl] }).diagnostics;
-      });
-    });
+      for (let j = 0; j < decls.length; j++) {
+        const d = decls[j];
+        if (!todo[j] && d.rules[ri] !== undefined) continue;
+        if (stop?.()) return abandon();
+        d.rules[ri] = runRule(rule.run, { ...ctx, decls: [d.decl] }).diagnostics;
+      }
+    }
     // schedule blocks, against the file's params and lets (as `analyze` checks them)
     let env: ScheduleEnv | undefined;
-    decls.forEach((d, j) => {
-      if (!todo[j] && d.schedule !== undefined) return;
+    for (let j = 0; j < decls.length; j++) {
+      const d = decls[j];
+      if (!todo[j] && d.schedule !== undefined) continue;
       const s = d.decl;
       if (s.kind !== 'Schedule') {
         d.schedule = [];
-        return;
+        continue;
       }
+      if (stop?.()) return abandon();
       env ??= scheduleEnvOf(el.model, resolution, undefined, ctx.scenarios);
       try {
         d.schedule = checkSchedule(s, env, { defaultTarget: options.gpuTarget });
       } catch (e) {
         d.schedule = [{ code: 'check/internal-error', severity: 'error', message: `internal error while checking schedule '${s.name.name}': ${(e as Error).message}`, range: s.name.range }];
       }
-    });
+    }
     // kernel blocks: template vs bindings, kept while the block, the params' names it asked about
     // and (for template files, read again every time) the template stay the same
     let kernelChecker: KernelChecker | undefined;
@@ -281,6 +310,7 @@ export class IncrementalAnalysis {
       if (k.kind !== 'Kernel') continue;
       kernelChecker ??= new KernelChecker(p.file, text, options.uri);
       if (todo[j] || !d.kernel || !kernelChecker.valid(d.kernel)) {
+        if (stop?.()) return abandon();
         try {
           d.kernel = kernelChecker.check(k);
         } catch {

@@ -4,7 +4,8 @@
 //
 // `kernelChecks` checks a whole file; `KernelChecker` checks one kernel block at a time, for the
 // incremental analysis (service/incremental.ts), and says when a kept result is still valid.
-import { readFileSync, realpathSync } from 'node:fs';
+import { realpathSync } from 'node:fs';
+import { readPlainFile } from './read-file.js';
 import * as nodePath from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { File, KernelDecl } from '../../../grammar/src/ast.js';
@@ -21,7 +22,7 @@ export function templateReaderWithin(root: string): (absPath: string) => string 
       const real = realpathSync(abs);
       const rel = nodePath.relative(realpathSync(root), real);
       if (rel.startsWith('..') || nodePath.isAbsolute(rel)) return undefined;
-      return readFileSync(real, 'utf8');
+      return readPlainFile(real); // never a FIFO or device: they would block for ever
     } catch {
       return undefined;
     }

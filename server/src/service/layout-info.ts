@@ -21,7 +21,7 @@ export type LayoutValue = { ok: true; layout: A.Layout; model: Model } | { ok: f
 
 /** The algebra value of the layout declared as `name`, with the model it was elaborated in. */
 export function layoutNamed(doc: LayoutDocument, name: string): LayoutValue | undefined {
-  const def = doc.symbols.globals.get(name);
+  const def = doc.symbols.global(name);
   if (!def || def.kind !== 'layout' || def.container?.kind !== 'Layout') return undefined;
   const decl = def.container as ast.LayoutDecl;
   const dm = modelOfDecl(doc, decl);
@@ -46,7 +46,7 @@ export function coordinateNames(doc: LayoutDocument, L: A.Layout): string[] {
 
 function fresh(doc: LayoutDocument, n: string): string {
   let name = n;
-  while (doc.symbols.globals.has(name)) name += '_';
+  while (doc.symbols.global(name)) name += '_';
   return name;
 }
 

@@ -68,7 +68,7 @@ export function rename(doc: LayoutDocument, offset: number, newName: string): Re
 function clashing(doc: LayoutDocument, def: SymbolDef, name: string): SymbolDef | undefined {
   const ix = doc.symbols;
   if (globalKinds.has(def.kind)) {
-    const g = ix.globals.get(name);
+    const g = ix.global(name);
     if (g) return g;
     // a local with the new name inside a block that uses the global would capture those uses
     const uses = ix.usesOf(def);
@@ -77,7 +77,7 @@ function clashing(doc: LayoutDocument, def: SymbolDef, name: string): SymbolDef 
   // a local: another local of the same block, or a global the block uses under that name
   const same = ix.defs.find((d) => d.name === name && d !== def && d.container === def.container && d.scope);
   if (same) return same;
-  const g = ix.globals.get(name);
+  const g = ix.global(name);
   if (g && def.scope && ix.usesOf(g).some((u) => def.scope!.start <= u.range.start && u.range.end <= def.scope!.end)) return g;
   return undefined;
 }

@@ -29,7 +29,7 @@ export type PictureAnswer = PictureData | { error: string } | null;
  * those params' values instead of the declared ones.
  */
 export function picture(doc: LayoutDocument, offset: number, name?: string, overrides?: Readonly<Record<string, number>>): PictureAnswer {
-  const target = name && doc.symbols.globals.get(name)?.kind === 'layout' ? name : layoutAt(doc, offset);
+  const target = name && doc.symbols.global(name)?.kind === 'layout' ? name : layoutAt(doc, offset);
   if (!target) return null;
   const base = layoutNamed(doc, target);
   if (!base) return null;
@@ -38,7 +38,7 @@ export function picture(doc: LayoutDocument, offset: number, name?: string, over
   const over = overridesOf(base.model, overrides);
   if (typeof over === 'string') return { error: over };
   if (over.size) {
-    const decl = doc.symbols.globals.get(target)!.container as ast.LayoutDecl;
+    const decl = doc.symbols.global(target)!.container as ast.LayoutDecl;
     const dm = modelWithOverrides(doc, decl, over);
     const L = dm.model.layouts.get(target)?.layout;
     if (!L) {

@@ -25,7 +25,8 @@ export const defaultSettings: Settings = {
   emit: { outputFolder: 'generated' },
   // the CLI's budget (`layout check`): the same file gets the same answer in both
   genp: { checkBudget: DEFAULT_BUDGET },
-  diagnostics: { debounceMs: 150 },
+  // 0: an analysis starts at once; a newer edit stops it cooperatively (analysis-runner.ts)
+  diagnostics: { debounceMs: 0 },
 };
 
 const hoverLanguages: readonly HoverLanguage[] = ['c', 'triton', 'python', 'mlir'];

@@ -61,7 +61,7 @@ export function signatureHelp(doc: LayoutDocument, offset: number): SignatureInf
   const c = builtinConstructor(name);
   if (c) return fromBuiltin(c, commas);
   // a user perm: `antidiag(3)`
-  const def = doc.symbols.globals.get(name);
+  const def = doc.symbols.global(name);
   if (def?.kind === 'perm' && def.container?.kind === 'Perm') {
     const perm = def.container;
     const params = perm.params.map((x) => ({ label: x.name, documentation: 'size parameter' }));

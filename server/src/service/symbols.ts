@@ -47,61 +47,73 @@ export interface Occurrence {
 export const globalKinds: ReadonlySet<SymbolKind> = new Set(['param', 'const', 'let', 'layout', 'perm', 'linear', 'kernel', 'schedule']);
 
 export class SymbolIndex {
-  readonly defs: SymbolDef[] = [];
-  readonly refs: SymbolRef[] = [];
-  /** file-wide names; the first declaration of a name wins */
-  readonly globals = new Map<string, SymbolDef>();
   readonly resolution: Resolution;
-  private readonly byDefinition = new Map<Definition, SymbolDef>();
+  private readonly byDefinition = new Map<Definition, SymbolDef | null>();
+  private _defs?: SymbolDef[];
+  private _refs?: SymbolRef[];
+  private _globals?: Map<string, SymbolDef>;
   private readonly usesByDef = new Map<SymbolDef, SymbolRef[]>();
 
+  /**
+   * Resolves the file; everything else is computed on first use (a hover on a new version needs
+   * one definition and its uses, not an index of the whole file).
+   */
   constructor(readonly file: ast.File, lines: LineIndex) {
     this.resolution = resolve(file, lines);
-    const r = this.resolution;
-    for (const d of r.definitions) {
-      const kind = kindOf(d);
-      if (!kind) continue;
-      let range = d.ident?.range;
-      if (!range) {
-        const first = r.references(d)[0];
-        if (!first) continue;
-        range = first.range;
+  }
+
+  /** every symbol, in the resolver's order (top-level ones in source order, then locals and free symbols) */
+  get defs(): SymbolDef[] {
+    if (!this._defs) {
+      const out: SymbolDef[] = [];
+      for (const d of this.resolution.definitions) {
+        const def = this.defOf(d);
+        if (def) out.push(def);
       }
-      const def: SymbolDef = {
-        name: d.name,
-        kind,
-        range,
-        declRange: declRangeOf(d, range),
-        scope: globalKinds.has(kind) ? undefined : scopeOf(d.decl),
-        container: d.decl,
-        definition: d,
-      };
-      this.defs.push(def);
-      this.byDefinition.set(d, def);
+      this._defs = out;
     }
-    for (const [name, d] of r.globals) {
-      const def = this.byDefinition.get(d);
-      if (def) this.globals.set(name, def);
+    return this._defs;
+  }
+
+  /** every resolved use of a symbol, in source order */
+  get refs(): SymbolRef[] {
+    if (!this._refs) {
+      const out: SymbolRef[] = [];
+      for (const [use, d] of this.resolution.refs) {
+        const def = this.defOf(d);
+        if (!def) continue;
+        if (def.kind === 'free' && use.range.start === def.range.start) continue; // the stand-in declaration
+        out.push({ name: d.name, range: use.range, def });
+      }
+      this._refs = out.sort((a, b) => a.range.start - b.range.start);
     }
-    for (const [use, d] of r.refs) {
-      const def = this.byDefinition.get(d);
-      if (!def) continue;
-      if (def.kind === 'free' && use.range.start === def.range.start) continue; // the stand-in declaration
-      const ref = { name: d.name, range: use.range, def };
-      this.refs.push(ref);
-      let list = this.usesByDef.get(def);
-      if (!list) this.usesByDef.set(def, (list = []));
-      list.push(ref);
+    return this._refs;
+  }
+
+  /** file-wide names; the first declaration of a name wins */
+  get globals(): Map<string, SymbolDef> {
+    if (!this._globals) {
+      const out = new Map<string, SymbolDef>();
+      for (const [name, d] of this.resolution.globals) {
+        const def = this.defOf(d);
+        if (def) out.set(name, def);
+      }
+      this._globals = out;
     }
-    this.refs.sort((a, b) => a.range.start - b.range.start);
-    for (const list of this.usesByDef.values()) list.sort((a, b) => a.range.start - b.range.start);
+    return this._globals;
+  }
+
+  /** the file-wide symbol `name` (as `globals.get(name)`, without indexing every global) */
+  global(name: string): SymbolDef | undefined {
+    const d = this.resolution.globals.get(name);
+    return d ? this.defOf(d) : undefined;
   }
 
   /** The declaration or use whose identifier contains `offset` (touching its end counts). */
   at(offset: number): Occurrence | undefined {
     const hit = this.resolution.symbolAt(offset);
     if (hit) {
-      const def = this.byDefinition.get(hit.definition);
+      const def = this.defOf(hit.definition);
       if (def) return { def, range: hit.node.range, isDeclaration: hit.node.range.start === def.range.start };
     }
     // a name right before the cursor when another symbol starts there is found above; free stand-ins:
@@ -115,11 +127,25 @@ export class SymbolIndex {
   }
 
   usesOf(def: SymbolDef): SymbolRef[] {
-    return this.usesByDef.get(def) ?? [];
+    let list = this.usesByDef.get(def);
+    if (!list) {
+      list = [];
+      for (const use of this.resolution.references(def.definition)) {
+        if (def.kind === 'free' && use.range.start === def.range.start) continue; // the stand-in declaration
+        list.push({ name: def.name, range: use.range, def });
+      }
+      this.usesByDef.set(def, list);
+    }
+    return list;
   }
 
+  /** the symbol of a resolver definition (made once); undefined for built-ins */
   defOf(d: Definition): SymbolDef | undefined {
-    return this.byDefinition.get(d);
+    const hit = this.byDefinition.get(d);
+    if (hit !== undefined) return hit ?? undefined;
+    const def = makeDef(d, this.resolution);
+    this.byDefinition.set(d, def ?? null);
+    return def;
   }
 
   /** Names visible at `offset`: locals of the enclosing block declared before `offset`, then globals declared before it. */
@@ -144,6 +170,26 @@ export class SymbolIndex {
 
 export function contains(r: Range, offset: number): boolean {
   return r.start <= offset && offset <= r.end;
+}
+
+function makeDef(d: Definition, r: Resolution): SymbolDef | undefined {
+  const kind = kindOf(d);
+  if (!kind) return undefined;
+  let range = d.ident?.range;
+  if (!range) {
+    const first = r.references(d)[0];
+    if (!first) return undefined;
+    range = first.range;
+  }
+  return {
+    name: d.name,
+    kind,
+    range,
+    declRange: declRangeOf(d, range),
+    scope: globalKinds.has(kind) ? undefined : scopeOf(d.decl),
+    container: d.decl,
+    definition: d,
+  };
 }
 
 function kindOf(d: Definition): SymbolKind | undefined {

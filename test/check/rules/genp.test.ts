@@ -52,7 +52,7 @@ test('a GenP over the budget is not enumerated; an information diagnostic says s
   const text = `perm a(n)[i, j] = ${antidiag}\nlayout A = OrderBy(GenP([4097, 4097], a(4097))).GroupBy([16785409])\n`;
   assert.deepEqual(genp(text).diagnostics.map((d) => [d.code, d.severity, d.message]), [[
     'genp/partially-checked', 'information',
-    'a(4097) is a bijection only as far as checked: not checked (16785409 points): over the check budget of 16777216 points',
+    'a(4097) is a bijection only as far as checked: not checked (16785409 points): over the check budget of 16777216 points (65536 probed points, small coordinates, boundaries and random samples, found no collision)',
   ]]);
 });
 
@@ -60,7 +60,7 @@ test('the budget is an option; sizes within it are checked, those beyond are lis
   const text = 'param N = 10 in [8, 11]\nperm r(n)[i, j] = i * n + j\nlayout A = OrderBy(GenP([N, N], r(N))).GroupBy([N * N])\n';
   assert.deepEqual(genp(text, { budget: 100 }).diagnostics.map((d) => d.message), [
     'r(N) is a bijection only as far as checked: checked exhaustively at N = 10 (100 points), at N = 8 (a candidate of N) (64 points); ' +
-      'not checked at N = 11 (a candidate of N) (121 points): over the check budget of 100 points; other sizes are not checked',
+      'not checked at N = 11 (a candidate of N) (121 points): over the check budget of 100 points (100 probed points, small coordinates, boundaries and random samples, found no collision); other sizes are not checked',
   ]);
 });
 

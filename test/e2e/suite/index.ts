@@ -275,6 +275,15 @@ test('code lenses: "Emit Triton" above the kernel writes, opens and says so; a s
   await vscode.commands.executeCommand('workbench.action.files.revert');
 });
 
+test('"Layout: Emit CUDA" inside a Triton kernel says which command works, in one short message', async () => {
+  const ed = await open('kernel.layout');
+  place(ed, 6, 4); // inside the kernel block `copy` (target triton)
+  const since = api.messages().length;
+  const r = await vscode.commands.executeCommand<EmitResult | undefined>('layout.emitCuda');
+  assertEqual(r, undefined, 'nothing emitted');
+  await expectMessage(since, 'info: Layout: copy emits Triton, not CUDA; run "Layout: Emit Triton".');
+});
+
 test('the setting layout.codeLens.enabled turns the code lenses off and on', async () => {
   const ed = await open('picture.layout');
   const conf = vscode.workspace.getConfiguration('layout');

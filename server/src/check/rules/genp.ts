@@ -81,7 +81,11 @@ export function checkUse(ctx: RuleContext, u: GenPUse, cache: Map<string, GenPCh
   const checked = results.filter((r) => r.result.kind === 'bijective');
   const parts: string[] = [];
   if (checked.length) parts.push(`checked exhaustively ${checked.map((r) => `${r.at}${r.at ? ' ' : ''}(${r.points} points)`).join(', ')}`);
-  if (over.length) parts.push(`not checked ${over.map((r) => `${r.at}${r.at ? ' ' : ''}(${r.points} points)`).join(', ')}: over the check budget of ${ctx.budget} points`);
+  if (over.length) {
+    const probed = over.reduce((n, r) => n + (r.result.kind === 'budget-exceeded' ? r.result.checked : 0), 0);
+    parts.push(`not checked ${over.map((r) => `${r.at}${r.at ? ' ' : ''}(${r.points} points)`).join(', ')}: over the check budget of ${ctx.budget} points` +
+      (probed > 0 ? ` (${probed} probed points, small coordinates, boundaries and random samples, found no collision)` : ''));
+  }
   if (symbolic) parts.push('other sizes are not checked');
   return {
     diagnostics: [{

@@ -94,6 +94,24 @@ export function stagesOf(spec: ScheduleSpec): number {
   return p?.factor ?? 1;
 }
 
+/**
+ * The zero fill's per-thread tile FR x FC of the BM x BN block tile: (BM/FR) x (BN/FC) iterations mapped
+ * linearly onto the NT threads, as many as fit (at most NT); rows of 32 elements preferred (128 x 128
+ * over 128 threads: 4 x 32, the hand-written schedule's).
+ */
+export function fillTile(bm: number, bn: number, nt: number): [number, number] | undefined {
+  const divisors = (n: number): number[] => Array.from({ length: n }, (_, k) => k + 1).filter((d) => n % d === 0);
+  const fcs = [...divisors(bn).filter((d) => d <= 32).reverse(), ...divisors(bn).filter((d) => d > 32)];
+  let best: [number, number] | undefined, bestIters = 0;
+  for (const fc of fcs) {
+    const fr = divisors(bm).find((r) => (bm / r) * (bn / fc) <= nt);
+    if (fr === undefined) continue;
+    const iters = (bm / fr) * (bn / fc);
+    if (iters > bestIters) { best = [fr, fc]; bestIters = iters; }
+  }
+  return best;
+}
+
 export interface RegisterEstimate {
   accumulators: number;
   aFragments: number;
@@ -168,6 +186,11 @@ export function checkMma(spec: ScheduleSpec, info: PayloadOpInfo, s: ScheduleSte
     good = false;
   }
   if (!good) return undefined;
+  const nt = warps[0] * warps[1] * 32;
+  if (!fillTile(bm, bn, nt)) {
+    out.push(diag('tensor-core-step', 'error', `the zero fill of the ${bm} x ${bn} block tile cannot be spread evenly over ${nt} threads`, s.primitiveRange));
+    return undefined;
+  }
   const inBytes = ELEMENT_BYTES[et], accBytes = ELEMENT_BYTES[acc];
   const registers = estimateRegisters([warpTile[0], warpTile[1]], bk, inBytes, accBytes);
   if (registers.total > MAX_REGISTERS_PER_THREAD) {

@@ -222,7 +222,7 @@ export function emitSchedule(spec: ScheduleSpec): EmitScheduleResult {
       }
       case 'promote': {
         const t = names.fresh(s.handle!), pads = names.fresh('pads');
-        const zeros = op.operands.map(() => `0.0 : ${et}`).join(', ');
+        const zeros = op.operands.map((o) => `0.0 : ${o.isOutput ? spec.accType ?? et : et}`).join(', ');
         const nofold = op.operands.map((_, k) => (plan.promoted.some((p) => p.index === k) ? 1 : 0)).join(', ');
         emit(`${t}, ${pads}, ${names.fresh('copy_back')} = transform.structured.pad ${h}`);
         emit(`    {padding_values = [${zeros}], padding_dimensions = [${op.dims.map((_, d) => d).join(', ')}],`);

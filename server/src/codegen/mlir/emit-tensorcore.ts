@@ -1,5 +1,5 @@
 // Tensor-core schedules (a schedule with `mma`) -> MLIR 22 transform script. The steps and their
-// order follow a hand-tuned, tested MLIR 22 tensor-core schedule (docs/schedules.md: the
+// order follow a hand-written, GPU-tested MLIR 22 schedule (docs/schedules.md, "Tensor cores": the
 // primitive-to-transform-op table and the traps): tile for the grid, fuse the fill, tile K, pad +
 // 128-bit copies into shared memory, warps, vectorize, bufferize, contraction patterns; then (in
 // @NAME_to_gpu) gpu.launch and thread ids, mma unrolling, accumulator hoisting, convert-vector-to-gpu
@@ -9,23 +9,10 @@
 // The tensor-core primitives act after bufferize whatever their position in the block; each
 // generated step is commented with the primitive it comes from.
 import type { SchedulePlan, ScheduleSpec } from '../../check/schedule/index.js';
+import { fillTile } from '../../check/schedule/tensorcore.js';
 import { generatedHeader, stepText } from './emit-schedule.js';
 
 const ANY = '!transform.any_op';
-
-/** The zero fill's per-thread tile: FR x FC elements of the BM x BN tile, over all NT threads. */
-export function fillTile(bm: number, bn: number, nt: number): [number, number] | undefined {
-  for (const fc of [32, 16, 8, 4, 2, 1]) {
-    if (bn % fc !== 0) continue;
-    const cols = bn / fc;
-    if (nt % cols !== 0 && cols % nt !== 0) continue;
-    const total = bm * bn;
-    if (total % (nt * fc) !== 0) continue;
-    const fr = total / (nt * fc);
-    if (fr >= 1 && bm % fr === 0) return [fr, fc];
-  }
-  return undefined;
-}
 
 export interface TensorCoreEmit {
   transform: string;
@@ -44,7 +31,7 @@ export function emitTensorCoreTransform(spec: ScheduleSpec, plan: SchedulePlan):
   const bk = plan.promoted[0]?.shape ? plan.facts[plan.has.promote!].extents[2] : spec.sizes[2];
   const nt = plan.threadsPerBlock!;
   const [wm, wn] = tc.warps;
-  const fill = fillTile(bm, bn, nt) ?? [1, bn / nt];
+  const fill = fillTile(bm, bn, nt)!; // checkMma reports when there is none
   const hasAsync = !!stepOf('asyncCopy'), hasSwizzle = !!stepOf('swizzleShared'), hasPipeline = !!stepOf('pipeline');
   const depth = plan.stages;
   const wmma = tc.mmaKind === 'wmma';

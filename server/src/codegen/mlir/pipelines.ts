@@ -46,7 +46,7 @@ export const CPU_LOWERING: readonly string[] = [
   '--scf-forall-to-for', '--convert-linalg-to-loops', '--convert-vector-to-scf', '--lower-affine',
   '--convert-scf-to-cf', '--convert-vector-to-llvm', '--expand-strided-metadata', '--lower-affine',
   '--convert-math-to-llvm', '--convert-arith-to-llvm', '--finalize-memref-to-llvm', '--convert-cf-to-llvm',
-  '--convert-func-to-llvm', '--convert-index-to-llvm', '--reconcile-unrealized-casts',
+  '--convert-func-to-llvm', '--convert-index-to-llvm', '--convert-ub-to-llvm', '--reconcile-unrealized-casts',
 ];
 
 /** Workgroup memory has no meaning on the host: the CPU check drops the memory space. */

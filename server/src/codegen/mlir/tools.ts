@@ -157,7 +157,7 @@ export function runOnCpu(tc: MlirToolchain, module: string, transform: string | 
 export function parsePrinted(stdout: string): Map<string, string> {
   const out = new Map<string, string>();
   for (const line of stdout.split('\n')) {
-    const m = /^\s*([\w\[\]]+) = (.*)$/.exec(line);
+    const m = /^\s*([\w[\]]+) = (.*)$/.exec(line);
     if (m) out.set(m[1], m[2].trim());
   }
   return out;

@@ -1,0 +1,41 @@
+// A work budget for symbolic computations (issue 10, section 4: every analysis step is bounded).
+// The costly primitives (polynomial products and normalisation) `spend` units of work; `withBudget`
+// runs a computation under a budget and a `BudgetError` ends it when the budget is spent, so a query
+// whose expressions explode (`L.inv(N)` over a 3-D OrderBy, say) fails with a message instead of
+// running for ever. Outside `withBudget` nothing is counted. Budgets nest: the inner one is the
+// smaller of its own and what the outer one has left, and its spending counts for the outer one.
+export class BudgetError extends Error {
+  constructor(readonly budget: number) {
+    super(`the symbolic computation needed more than its budget of ${budget.toLocaleString('en-US')} steps`);
+    this.name = 'BudgetError';
+  }
+}
+
+let remaining = Infinity;
+let current = Infinity;
+
+/** Counts `n` units of work; throws BudgetError when the running budget is spent. */
+export function spend(n: number): void {
+  if (remaining === Infinity) return;
+  remaining -= n;
+  if (remaining < 0) {
+    remaining = 0;
+    throw new BudgetError(current);
+  }
+}
+
+/** Runs `f` with at most `steps` units of work (see the file comment). */
+export function withBudget<T>(steps: number, f: () => T): T {
+  const outerRemaining = remaining;
+  const outerCurrent = current;
+  const mine = Math.min(steps, outerRemaining);
+  remaining = mine;
+  current = mine === steps ? steps : outerCurrent;
+  try {
+    return f();
+  } finally {
+    const used = mine - remaining;
+    remaining = outerRemaining === Infinity ? Infinity : Math.max(0, outerRemaining - used);
+    current = outerCurrent;
+  }
+}

@@ -1,0 +1,95 @@
+// The stdio transport's framing, made resilient (issue 10, section 5). vscode-jsonrpc's reader trusts
+// every `Content-Length`: one frame 10 bytes short or long, a missing header or binary junk leaves it
+// reading garbage for ever (the server alive but deaf). `Resync` sits between stdin and that reader and
+// passes on only well-formed frames: a header with a Content-Length, then a body of exactly that many
+// bytes that parses as JSON. Anything else is dropped (and logged) and reading resumes at the next
+// `Content-Length:` header, also one found inside a frame that turned out malformed, so the message
+// after a broken one is not lost.
+import { Transform, type TransformCallback } from 'node:stream';
+
+const HEADER = Buffer.from('Content-Length:', 'latin1');
+const END = Buffer.from('\r\n\r\n', 'latin1');
+/** a header longer than this is junk */
+const MAX_HEADER = 4096;
+/** a body larger than this is refused */
+export const MAX_BODY = 512 * 1024 * 1024;
+
+export class Resync extends Transform {
+  private buf: Buffer = Buffer.alloc(0);
+  /** bytes dropped since the last report */
+  private dropped = 0;
+
+  constructor(private readonly log: (message: string) => void = () => undefined) {
+    super();
+  }
+
+  override _transform(chunk: Buffer, _enc: BufferEncoding, done: TransformCallback): void {
+    this.buf = this.buf.length === 0 ? chunk : Buffer.concat([this.buf, chunk]);
+    this.pump();
+    done();
+  }
+
+  private discard(n: number, why: string): void {
+    this.buf = this.buf.subarray(n);
+    this.dropped += n;
+    if (why) {
+      this.log(`layout-language-server: dropped ${this.dropped} bytes of malformed input (${why}); reading on at the next Content-Length header`);
+      this.dropped = 0;
+    }
+  }
+
+  private pump(): void {
+    for (;;) {
+      const at = this.buf.indexOf(HEADER);
+      if (at < 0) {
+        // keep a tail that may be the start of a header
+        const keep = Math.min(this.buf.length, HEADER.length - 1);
+        if (this.buf.length > keep) this.discard(this.buf.length - keep, this.buf.length - keep > 0 && !isWhitespace(this.buf.subarray(0, this.buf.length - keep)) ? 'no header' : '');
+        return;
+      }
+      if (at > 0) {
+        const junk = this.buf.subarray(0, at);
+        this.discard(at, isWhitespace(junk) ? '' : 'bytes before a header');
+      }
+      const end = this.buf.indexOf(END);
+      if (end < 0) {
+        if (this.buf.length > MAX_HEADER) this.discard(1, 'a header without an end');
+        else return; // wait for the rest of the header
+        continue;
+      }
+      if (end > MAX_HEADER) {
+        this.discard(1, 'a header too long');
+        continue;
+      }
+      const header = this.buf.subarray(0, end).toString('latin1');
+      const m = /^Content-Length:[ \t]*(\d{1,12})[ \t]*(?:\r\n|$)/i.exec(header);
+      const length = m ? Number(m[1]) : NaN;
+      if (!Number.isSafeInteger(length) || length > MAX_BODY || !/^(?:[A-Za-z-]+:[^\r\n]*(?:\r\n|$))+$/.test(header)) {
+        this.discard(1, 'a malformed header');
+        continue;
+      }
+      const start = end + END.length;
+      if (this.buf.length < start + length) return; // wait for the body
+      const body = this.buf.subarray(start, start + length);
+      let ok = false;
+      try {
+        const v: unknown = JSON.parse(body.toString('utf8'));
+        ok = typeof v === 'object' && v !== null;
+      } catch {
+        ok = false;
+      }
+      if (!ok) {
+        // a wrong length (or junk): look for the next header after this one's start
+        this.discard(1, `a frame whose ${length}-byte body is not a JSON message (a wrong Content-Length?)`);
+        continue;
+      }
+      this.push(Buffer.concat([Buffer.from(`Content-Length: ${length}\r\n\r\n`, 'latin1'), body]));
+      this.buf = this.buf.subarray(start + length);
+    }
+  }
+}
+
+function isWhitespace(b: Buffer): boolean {
+  for (const c of b) if (c !== 0x20 && c !== 0x0a && c !== 0x0d && c !== 0x09) return false;
+  return true;
+}
