@@ -141,6 +141,8 @@ class WorkerRunner implements AnalysisRunner {
   private worker: Worker;
   private nextId = 1;
   private current?: Current;
+  /** set by dispose(): the worker's exit is then expected, and no other is started */
+  private disposed = false;
   restarts = 0;
 
   constructor(private readonly entry: string, private readonly timeoutMs: number, private readonly graceMs: number) {
@@ -172,12 +174,12 @@ class WorkerRunner implements AnalysisRunner {
       else this.finish({ kind: 'done', diagnostics: m.diagnostics ?? [], ms: m.ms ?? 0 });
     });
     w.on('error', (e) => {
-      if (w !== this.worker) return;
+      if (this.disposed || w !== this.worker) return;
       this.replace();
       this.finish({ kind: 'failed', message: e instanceof Error ? e.message : String(e) });
     });
     w.on('exit', () => {
-      if (w !== this.worker) return;
+      if (this.disposed || w !== this.worker) return;
       this.replace();
       this.finish({ kind: 'failed', message: 'the analysis worker stopped' });
     });
@@ -228,6 +230,7 @@ class WorkerRunner implements AnalysisRunner {
   }
 
   dispose(): void {
+    this.disposed = true;
     this.finish({ kind: 'cancelled' });
     void this.worker.terminate().catch(() => undefined);
   }
