@@ -265,3 +265,17 @@ test('a chunked parse stopped midway changes nothing, and the next parse re-uses
   assert.equal(e.parsed, 1);
   assert.deepEqual(plain(e.file), plain(parse(edited).file));
 });
+
+test('a cancelled analysis keeps the declarations it finished; the next run does the rest, exactly', () => {
+  const text = generate(400);
+  for (const after of [5, 150, 300, 340]) {
+    const a = new IncrementalAnalysis();
+    let polls = 0;
+    const stopped = a.diagnose(text, { budget: BUDGET, gpuTarget: 'sm_90', shouldStop: () => ++polls > after });
+    assert.equal(stopped.cancelled, true, `stopped after ${after} polls`);
+    const r = a.diagnose(text, { budget: BUDGET, gpuTarget: 'sm_90' });
+    assert.equal(r.cancelled, false);
+    assert.deepEqual(plain(r.diagnostics), plain(full(text)));
+    if (after >= 300) assert.ok(r.stats.rechecked < r.stats.decls, `kept some of ${r.stats.decls}: re-checked ${r.stats.rechecked}`);
+  }
+});

@@ -239,9 +239,12 @@ export class IncrementalAnalysis {
     // terminated for typing); what was not finished is marked so and done by the next version
     const stop = options.shouldStop;
     const chunks = p.chunks;
+    /** re-checked declarations whose elaboration, fast rules and schedule checks are all done */
+    const done: boolean[] = [];
     const abandon = (): IncrementalResult => {
+      // finished declarations keep their results (the next run does not repeat them)
       decls.forEach((d, j) => {
-        if (!todo[j]) return;
+        if (!todo[j] || done[j]) return;
         d.elab = undefined;
         d.rules = [];
         d.schedule = undefined;
@@ -268,37 +271,37 @@ export class IncrementalAnalysis {
     const ctx = ruleContext({ text, file: p.file, resolution, model: el.model }, { budget, ...(options.shouldStop ? { shouldStop: options.shouldStop } : {}) });
     const global: (Diagnostic[] | undefined)[] = rules.map(() => undefined);
     for (let ri = 0; ri < rules.length; ri++) {
-      const rule = rules[ri];
-      if (SLOW[ri]) continue;
+      if (SLOW[ri] || !rules[ri].global) continue;
       if (stop?.()) return abandon();
-      if (rule.global) {
-        global[ri] = runRule(rule.run, ctx).diagnostics;
-        continue;
-      }
-      for (let j = 0; j < decls.length; j++) {
-        const d = decls[j];
-        if (!todo[j] && d.rules[ri] !== undefined) continue;
-        if (stop?.()) return abandon();
-        d.rules[ri] = runRule(rule.run, { ...ctx, decls: [d.decl] }).diagnostics;
-      }
+      global[ri] = runRule(rules[ri].run, ctx).diagnostics;
     }
-    // schedule blocks, against the file's params and lets (as `analyze` checks them)
+    // per declaration (declaration by declaration, so that a cancelled run keeps what it finished):
+    // the fast rules, then the schedule checks of a schedule block, against the file's params and
+    // lets (as `analyze` checks them)
     let env: ScheduleEnv | undefined;
     for (let j = 0; j < decls.length; j++) {
       const d = decls[j];
-      if (!todo[j] && d.schedule !== undefined) continue;
-      const s = d.decl;
-      if (s.kind !== 'Schedule') {
-        d.schedule = [];
-        continue;
-      }
+      let work = todo[j] || d.schedule === undefined;
+      for (let ri = 0; !work && ri < rules.length; ri++) if (!SLOW[ri] && !rules[ri].global && d.rules[ri] === undefined) work = true;
+      if (!work) continue;
       if (stop?.()) return abandon();
-      env ??= scheduleEnvOf(el.model, resolution, undefined, ctx.scenarios);
-      try {
-        d.schedule = checkSchedule(s, env, { defaultTarget: options.gpuTarget });
-      } catch (e) {
-        d.schedule = [{ code: 'check/internal-error', severity: 'error', message: `internal error while checking schedule '${s.name.name}': ${(e as Error).message}`, range: s.name.range }];
+      for (let ri = 0; ri < rules.length; ri++) {
+        if (SLOW[ri] || rules[ri].global) continue;
+        if (todo[j] || d.rules[ri] === undefined) d.rules[ri] = runRule(rules[ri].run, { ...ctx, decls: [d.decl] }).diagnostics;
       }
+      if (todo[j] || d.schedule === undefined) {
+        const s = d.decl;
+        if (s.kind !== 'Schedule') d.schedule = [];
+        else {
+          env ??= scheduleEnvOf(el.model, resolution, undefined, ctx.scenarios);
+          try {
+            d.schedule = checkSchedule(s, env, { defaultTarget: options.gpuTarget });
+          } catch (e) {
+            d.schedule = [{ code: 'check/internal-error', severity: 'error', message: `internal error while checking schedule '${s.name.name}': ${(e as Error).message}`, range: s.name.range }];
+          }
+        }
+      }
+      done[j] = true;
     }
     // kernel blocks: template vs bindings, kept while the block, the params' names it asked about
     // and (for template files, read again every time) the template stay the same
