@@ -230,7 +230,7 @@ async function measure(lines: number, mlirAvailable: boolean): Promise<{ lines: 
   const mt = mlirFile(lines);
   const ls = spotsOf(lt, /^param BM\d+ = 128 in \[64, 128\], BN\d+ = 128, BK\d+ = 32, GM\d+ = 8/, /^\s+offset_aptrs = A\d+/, /^layout A\d+ = OrderBy\(/);
   const ms = spotsOf(mt, /^\s+%bm = arith\.constant 128/, /^\s+%t = arith\.mulf %s/, /^\s+%s = arith\.addf %/);
-  const ours = Server.start('ours', process.execPath, [join(ROOT, 'dist/server.js'), '--stdio'], 'layout');
+  const ours = Server.start('ours', process.execPath, [...(process.env.LAYOUT_BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean), join(ROOT, 'dist/server.js'), '--stdio'], 'layout');
   ours.settings = { diagnostics: { debounceMs: 0 } };
   const mlir = mlirAvailable ? Server.start('mlir', MLIR_LSP, [], 'mlir') : undefined;
   const sides = [ours, ...(mlir ? [mlir] : [])];

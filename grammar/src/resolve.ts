@@ -412,13 +412,22 @@ class Resolver {
  * smallest edit distance (at most a third of the name's length, at least 1, and less than its
  * length), ties broken alphabetically.
  */
+/** Names longer than this get no did-you-mean (and candidates longer than this are not proposed). */
+export const MAX_SUGGEST_NAME = 64;
+/** Most edit-distance table cells one suggestion computes: bounds the work on files with many long names. */
+export const MAX_SUGGEST_CELLS = 500_000;
+
 export function suggest(name: string, candidates: Iterable<string>): string | undefined {
+  if (name.length > MAX_SUGGEST_NAME) return undefined;
   const lower = name.toLowerCase();
   const limit = Math.max(1, Math.floor((name.length + 1) / 3));
   let best: string | undefined;
   let bestScore = Infinity;
+  let cells = 0;
   for (const c of new Set(candidates)) {
-    if (c === name) continue;
+    if (c === name || c.length > MAX_SUGGEST_NAME || Math.abs(c.length - name.length) > limit) continue;
+    cells += (name.length + 1) * (c.length + 1);
+    if (cells > MAX_SUGGEST_CELLS) break;
     const score = c.toLowerCase() === lower ? 0 : editDistance(lower, c.toLowerCase());
     if (score !== 0 && (score > limit || score >= name.length)) continue;
     if (score < bestScore || (score === bestScore && best !== undefined && c < best)) {

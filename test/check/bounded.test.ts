@@ -97,3 +97,18 @@ test('searchBeyondBudget: a bijection finds nothing, and says how many points it
   const swapped = searchBeyondBudget((x) => (x[0] === n - 1 ? 0 : x[0]) * n + x[1], undefined, [n, n], n * n, 5000);
   assert.deepEqual(swapped, { kind: 'collision', a: [0, 0], b: [n - 1, 0], value: 0 });
 });
+
+test('did-you-mean is bounded: names over 64 characters get none, shorter ones still do', async () => {
+  const { suggest } = await import('../../grammar/src/resolve.js');
+  const long = 'a'.repeat(1000);
+  assert.equal(suggest(long + 'b', [long + 'c', long]), undefined);
+  const n64 = 'x'.repeat(63);
+  assert.equal(suggest(n64 + 'y', [n64 + 'z', 'other']), n64 + 'z');
+  // a file of 2,000 long names, 100 misspelt uses: analysed, each use reported without a suggestion
+  const decls = Array.from({ length: 2000 }, (_, i) => `param ${'n'.repeat(900)}${i} = ${i}`);
+  const uses = Array.from({ length: 100 }, (_, i) => `let u${i} = ${'n'.repeat(900)}x${i}`);
+  const a = analyze([...decls, ...uses].join('\n') + '\n');
+  const undef = a.diagnostics.filter((d) => d.code === 'name/undefined');
+  assert.equal(undef.length, 100);
+  assert.ok(undef.every((d) => !d.message.includes('did you mean')));
+});

@@ -107,3 +107,18 @@ test('LEGO layouts with power-of-two extents: the F2 matrix equals numeric apply
   }), { numRuns: 300 });
   assert.ok(tried > 20, `only ${tried} power-of-two layouts`);
 });
+
+test('the incremental analysis reports the same linear diagnostics as analyze, also after an edit', async () => {
+  const { IncrementalAnalysis } = await import('../../server/src/service/incremental.js');
+  const { readFileSync } = await import('node:fs');
+  const text = readFileSync(new URL('../../examples/swizzle.layout', import.meta.url), 'utf8');
+  const inc = new IncrementalAnalysis();
+  const key = (ds: { code: string; range: { start: number; end: number }; message: string }[]) => ds.map((d) => `${d.code}@${d.range.start}-${d.range.end}: ${d.message}`).sort();
+  assert.deepEqual(key(inc.diagnose(text).diagnostics), key(analyze(text).diagnostics));
+  assert.ok(key(analyze(text).diagnostics).some((k) => k.startsWith('linear/bank-conflict')));
+  // the edit removes the conflict: Tile becomes the swizzle
+  const edited = text.replace('layout Tile = OrderBy(Row(T, T)).GroupBy([T, T])', 'linear Tile = swizzled(shape=[32, 32], vec=1, perPhase=1, maxPhase=32, order=[1, 0])');
+  assert.notEqual(edited, text);
+  assert.deepEqual(key(inc.diagnose(edited).diagnostics), key(analyze(edited).diagnostics));
+  assert.ok(!key(analyze(edited).diagnostics).some((k) => k.startsWith('linear/bank-conflict')));
+});

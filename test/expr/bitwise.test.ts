@@ -70,3 +70,15 @@ test('MLIR: arith.xori / andi / ori / shli / shrsi', () => {
   const ops = lines.map((l) => /= (arith\.\w+)/.exec(l)![1]);
   for (const op of ['arith.xori', 'arith.andi', 'arith.ori', 'arith.shli', 'arith.shrsi']) assert.ok(ops.includes(op), `${op} in ${lines.join('\n')}`);
 });
+
+test('simplify: disjoint bits turn ^ and | into + and & into 0 (under range facts)', () => {
+  const i = X.sym('i'), j = X.sym('j');
+  const facts: X.Facts = { ranges: new Map([['j', { lo: X.int(0), hi: X.int(32) }]]), positive: new Set() };
+  assert.equal(X.printC(X.simplify(X.bit('xor', X.mul(X.int(32), i), j), facts)), '32*i + j');
+  assert.equal(X.printC(X.simplify(X.bit('or', X.bit('shl', i, X.int(5)), j), facts)), '32*i + j');
+  assert.equal(X.printC(X.simplify(X.bit('and', X.mul(X.int(64), i), j), facts)), '0');
+  // not disjoint: 16*i and j < 32 share bit 4, so it stays
+  assert.equal(X.printC(X.simplify(X.bit('xor', X.mul(X.int(16), i), j), facts)), '(j ^ (16*i))');
+  // no facts about j: stays
+  assert.equal(X.printC(X.simplify(X.bit('xor', X.mul(X.int(32), i), j), { ranges: new Map(), positive: new Set() })), '(j ^ (32*i))');
+});

@@ -48,3 +48,12 @@ test('typing at several speeds never terminates the analysis worker', { timeout:
     runner.dispose();
   }
 });
+
+test('dispose stops the worker for good: its exit starts no other (which would keep the process alive)', async () => {
+  buildServer();
+  const runner = createRunner(serverPath, 120_000);
+  assert.equal((await runner.run({ uri: 'file:///d.layout', version: 1, text: 'param x = 1\n', settings: defaultSettings })).kind, 'done');
+  runner.dispose();
+  await new Promise((r) => setTimeout(r, 500));
+  assert.equal(runner.restarts, 0);
+});

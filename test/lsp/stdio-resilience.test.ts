@@ -141,3 +141,15 @@ test('10,000 rapid edits: the server keeps answering and its memory stays bounde
   assert.ok(rssKb > 0 && rssKb < 1_000_000, `the server holds ${rssKb} kB`);
   assert.equal(proc.exitCode, null);
 });
+
+test('$/cancelRequest for a request still queued behind other work: answered RequestCancelled without running', async () => {
+  const id = nextId++;
+  // one write: both are queued before the main thread gets to the request
+  send(Buffer.concat([
+    frame(msg({ id, method: 'textDocument/hover', params: { textDocument: { uri }, position: { line: 0, character: 7 } } })),
+    frame(msg({ method: '$/cancelRequest', params: { id } })),
+  ]));
+  const a = await answer(id);
+  assert.deepEqual(a.error, { code: -32800, message: 'the request was cancelled before it ran' });
+  await alive();
+});

@@ -67,6 +67,10 @@ type Value = bigint | Value[];
  */
 function evalValue(e: ast.Expr, model: Model): Value {
   if (e.kind === 'List' || e.kind === 'Tuple') return e.items.map((x) => evalValue(x, model));
+  if (e.kind === 'Binary' && (e.op === '<<' || e.op === '>>')) {
+    const b = evalValue(e.right, model);
+    if (typeof b === 'bigint' && (b < 0n || b > 64n)) throw new LinearError('linear/bad-attribute', `shift amount ${b} is outside [0, 64]`, e.right.range);
+  }
   const v = model.values.get(e);
   if (v?.k === 'int') {
     try {

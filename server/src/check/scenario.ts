@@ -61,10 +61,15 @@ export class Scenarios {
 
   /** The params with tuning candidates the values of `es` depend on (through lets and other params), in source order. */
   tunable(es: readonly X.Expr[]): string[] {
+    this.withCandidates ??= [...this.model.params.values()].filter((p) => p.candidates.length > 0 && !p.isConst).map((p) => p.name);
+    if (this.withCandidates.length === 0) return [];
     const want = new Set<string>();
     for (const e of es) for (const p of this.paramsOf(e)) want.add(p);
-    return [...this.model.params.values()].filter((p) => want.has(p.name) && p.candidates.length > 0 && !p.isConst).map((p) => p.name);
+    return this.withCandidates.filter((p) => want.has(p));
   }
+
+  /** the params with tuning candidates, in source order (computed on first use) */
+  private withCandidates?: string[];
 
   /** The params `e` depends on, directly or through lets and the definitions of other params. */
   paramsOf(e: X.Expr): ReadonlySet<string> {
@@ -103,21 +108,14 @@ export class Scenarios {
     const key = [...assignment].map(([p, c]) => `${p}=${c.value}`).join(',');
     const hit = this.memo.get(key);
     if (hit) return hit;
-    const env = new Map(this.model.env);
-    const touched = new Set<string>();
-    for (const [p, c] of assignment) {
-      env.set(p, c.value);
-      touched.add(p);
-    }
-    // recompute, in declaration order, whatever is defined in terms of a touched name
-    for (const { kind, name } of this.model.order) {
+    const own = new Map<string, bigint | undefined>();
+    for (const [p, c] of assignment) own.set(p, c.value);
+    const env = new Overlay(this.model.env, own);
+    // recompute, in declaration order, whatever is defined in terms of a changed name
+    for (const name of this.dependents([...assignment.keys()])) {
       if (assignment.has(name)) continue;
-      const def = kind === 'param' ? this.model.params.get(name)?.def : this.model.lets.get(name)?.def;
-      if (!def || ![...this.syms(def)].some((s) => touched.has(s))) continue;
-      const v = this.evaluate(def, { env, assignment: new Map(), changed: new Map() });
-      if (v === undefined) env.delete(name);
-      else env.set(name, v);
-      touched.add(name);
+      const def = this.model.params.get(name)?.def ?? this.model.lets.get(name)?.def;
+      if (def) own.set(name, this.evaluate(def, { env, assignment: new Map(), changed: new Map() }));
     }
     const changed = new Map<string, { value: bigint; node: ast.Expr }>();
     for (const [p, c] of assignment) if (c.value !== this.model.env.get(p)) changed.set(p, c);
@@ -125,6 +123,36 @@ export class Scenarios {
     this.memo.set(key, sc);
     return sc;
   }
+
+  /** The params and lets defined (transitively) in terms of `names`, in declaration order. */
+  private dependents(names: readonly string[]): string[] {
+    if (!this.users) {
+      this.users = new Map();
+      for (const { kind, name } of this.model.order) {
+        const def = kind === 'param' ? this.model.params.get(name)?.def : this.model.lets.get(name)?.def;
+        if (!def) continue;
+        for (const s of this.syms(def)) {
+          let l = this.users.get(s);
+          if (!l) this.users.set(s, (l = []));
+          l.push(name);
+        }
+      }
+      this.position = new Map(this.model.order.map((o, k) => [o.name, k]));
+    }
+    const out = new Set<string>();
+    const work = [...names];
+    while (work.length) {
+      for (const u of this.users.get(work.pop()!) ?? []) {
+        if (out.has(u)) continue;
+        out.add(u);
+        work.push(u);
+      }
+    }
+    return [...out].sort((a, b) => this.position!.get(a)! - this.position!.get(b)!);
+  }
+
+  private users?: Map<string, string[]>;
+  private position?: Map<string, number>;
 
   private syms(e: X.Expr): ReadonlySet<string> {
     let s = this.symsMemo.get(e);
@@ -177,4 +205,34 @@ export function limitedDiagnostic(set: Pick<ScenarioSet, 'params' | 'total' | 'c
     message: `${what} is checked for the first ${MAX_COMBINATIONS} of ${set.total} combinations of the tuning candidates of ${set.params.join(', ')}`,
     range,
   }];
+}
+
+/** The base values with some names overridden (undefined: no value in this scenario). */
+class Overlay implements ReadonlyMap<string, bigint> {
+  constructor(private readonly base: ReadonlyMap<string, bigint>, private readonly own: ReadonlyMap<string, bigint | undefined>) {}
+  get(k: string): bigint | undefined {
+    return this.own.has(k) ? this.own.get(k) : this.base.get(k);
+  }
+  has(k: string): boolean {
+    return this.get(k) !== undefined;
+  }
+  get size(): number {
+    return [...this.keys()].length;
+  }
+  *entries(): MapIterator<[string, bigint]> {
+    for (const k of this.keys()) yield [k, this.get(k)!];
+  }
+  *keys(): MapIterator<string> {
+    for (const k of this.base.keys()) if (this.has(k)) yield k;
+    for (const k of this.own.keys()) if (!this.base.has(k) && this.has(k)) yield k;
+  }
+  *values(): MapIterator<bigint> {
+    for (const [, v] of this.entries()) yield v;
+  }
+  forEach(f: (value: bigint, key: string, map: ReadonlyMap<string, bigint>) => void): void {
+    for (const [k, v] of this.entries()) f(v, k, this);
+  }
+  [Symbol.iterator](): MapIterator<[string, bigint]> {
+    return this.entries();
+  }
 }

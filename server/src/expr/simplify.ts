@@ -20,7 +20,7 @@ import { type Expr, childrenOf, exprDepth, mkFloorDiv, mkMod } from './node.js';
 import { rebuild, replaceAtom } from './eval.js';
 import { add, floorDiv, int, max, min, mod, mul, sub } from './build.js';
 import { cmp as mkCmpExpr } from './logic.js';
-import { type Mono, type Poly, ONE, ZERO, asMono, divideAtoms, makePoly, mono, polyOf, polyToExpr } from './poly.js';
+import { type Mono, type Poly, ONE, ZERO, asMono, divideAtoms, makePoly, mono, polyContent, polyOf, polyToExpr } from './poly.js';
 import { Reasoner } from './reasoner.js';
 import { rawOps } from './ptree.js';
 
@@ -120,9 +120,29 @@ class Simplifier extends Reasoner {
         return this.ruleMinMax(r.kind, r.args);
       case 'cmp':
         return this.ruleCmp(r);
+      case 'bit':
+        return this.ruleBit(r);
       default:
         return r;
     }
+  }
+
+  /**
+   * Disjoint bits: when a is a multiple of 2^k (its low k bits are 0, in two's complement whatever
+   * its sign) and 0 <= b < 2^k, then a ^ b = a | b = a + b and a & b = 0.
+   */
+  private ruleBit(e: Expr & { kind: 'bit' }): Expr {
+    if (e.op === 'shl' || e.op === 'shr') return e;
+    for (const [a, b] of [[e.a, e.b], [e.b, e.a]] as const) {
+      const c = polyContent(polyOf(a));
+      if (c === 0n) continue;
+      let p = 1n;
+      while ((c % (p * 2n)) === 0n) p *= 2n;
+      if (p === 1n) continue;
+      if (!this.proveNonNeg(b) || !this.proveLt(b, int(p))) continue;
+      return e.op === 'and' ? ZERO : add(a, b);
+    }
+    return e;
   }
 
   /**

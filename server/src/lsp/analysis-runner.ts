@@ -12,6 +12,24 @@ import { Worker, type MessagePort } from 'node:worker_threads';
 import type { Diagnostic } from '../../../grammar/src/diagnostic.js';
 import type { Settings } from '../service/settings.js';
 import { IncrementalAnalysis } from '../service/incremental.js';
+import { syntaxDiagnostics } from '../service/diagnose.js';
+
+/**
+ * Files longer than this (UTF-16 code units) get syntax and name diagnostics only, and an information
+ * diagnostic that says so: the full checks of a multi-megabyte file would hold the worker (and memory)
+ * for minutes.
+ */
+export const MAX_FULL_ANALYSIS_CHARS = 4_000_000;
+
+/** The diagnostics of a file too large for the full checks (see MAX_FULL_ANALYSIS_CHARS). */
+export function tooLargeDiagnostics(text: string): Diagnostic[] {
+  return [{
+    code: 'analysis/too-large',
+    severity: 'information',
+    message: `this file has ${text.length.toLocaleString('en-US')} characters, more than the ${MAX_FULL_ANALYSIS_CHARS.toLocaleString('en-US')} checked in full: only syntax and name errors are shown (layouts, queries, GenP, kernels and schedules are not checked); \`layout check\` checks it all`,
+    range: { start: 0, end: 0 },
+  }, ...syntaxDiagnostics(text)];
+}
 
 export interface AnalysisJob {
   uri: string;
@@ -81,6 +99,10 @@ export function serveAnalysisRequests(port: MessagePort): void {
     const t0 = performance.now();
     const flag = new Int32Array(m.stop);
     try {
+      if (m.job.text.length > MAX_FULL_ANALYSIS_CHARS) {
+        port.postMessage({ id: m.id, diagnostics: tooLargeDiagnostics(m.job.text), cancelled: false, ms: performance.now() - t0 } satisfies Reply);
+        return;
+      }
       const r = analyses.for(m.job.uri).diagnose(m.job.text, {
         budget: m.job.settings.genp.checkBudget,
         gpuTarget: m.job.settings.gpuTarget,
@@ -119,6 +141,8 @@ class WorkerRunner implements AnalysisRunner {
   private worker: Worker;
   private nextId = 1;
   private current?: Current;
+  /** set by dispose(): the worker's exit is then expected, and no other is started */
+  private disposed = false;
   restarts = 0;
 
   constructor(private readonly entry: string, private readonly timeoutMs: number, private readonly graceMs: number) {
@@ -150,12 +174,12 @@ class WorkerRunner implements AnalysisRunner {
       else this.finish({ kind: 'done', diagnostics: m.diagnostics ?? [], ms: m.ms ?? 0 });
     });
     w.on('error', (e) => {
-      if (w !== this.worker) return;
+      if (this.disposed || w !== this.worker) return;
       this.replace();
       this.finish({ kind: 'failed', message: e instanceof Error ? e.message : String(e) });
     });
     w.on('exit', () => {
-      if (w !== this.worker) return;
+      if (this.disposed || w !== this.worker) return;
       this.replace();
       this.finish({ kind: 'failed', message: 'the analysis worker stopped' });
     });
@@ -206,6 +230,7 @@ class WorkerRunner implements AnalysisRunner {
   }
 
   dispose(): void {
+    this.disposed = true;
     this.finish({ kind: 'cancelled' });
     void this.worker.terminate().catch(() => undefined);
   }
@@ -219,6 +244,10 @@ class InlineRunner implements AnalysisRunner {
       setImmediate(() => {
         const t0 = performance.now();
         try {
+          if (job.text.length > MAX_FULL_ANALYSIS_CHARS) {
+            settle({ kind: 'done', diagnostics: tooLargeDiagnostics(job.text), ms: performance.now() - t0 });
+            return;
+          }
           const r = this.analyses.for(job.uri).diagnose(job.text, { budget: job.settings.genp.checkBudget, gpuTarget: job.settings.gpuTarget, uri: job.uri });
           settle({ kind: 'done', diagnostics: r.diagnostics, ms: performance.now() - t0 });
         } catch (e) {

@@ -13,6 +13,10 @@ import {
   FileChangeType,
   ResponseError,
   WatchKind,
+  LSPErrorCodes,
+  type CancellationToken,
+  type ConnectionOptions,
+  type RequestMessage,
   type InitializeParams,
   type InitializeResult,
   type Connection,
@@ -58,12 +62,24 @@ if (!isMainThread && (workerData as { role?: string } | undefined)?.role === wor
   serveAnalysisRequests(parentPort!);
 } else if (isMainThread) {
   const cl = commandLine(process.argv.slice(2));
-  if (cl.action === 'serve') startServer(stdioRequested() ? resilientStdioConnection() : createConnection(ProposedFeatures.all));
+  if (cl.action === 'serve') startServer(stdioRequested() ? resilientStdioConnection() : createConnection(ProposedFeatures.all, connectionOptions()));
   else {
     if (cl.stdout) process.stdout.write(cl.stdout);
     if (cl.stderr) process.stderr.write(cl.stderr);
     process.exitCode = cl.code;
   }
+}
+
+/**
+ * `$/cancelRequest` for a request still queued (the main thread was busy when both arrived): answered
+ * RequestCancelled at once, without running it.
+ */
+function connectionOptions(): ConnectionOptions {
+  return {
+    connectionStrategy: {
+      cancelUndispatched: (m) => ({ jsonrpc: '2.0', id: (m as RequestMessage).id ?? null, error: { code: LSPErrorCodes.RequestCancelled, message: 'the request was cancelled before it ran' } }),
+    },
+  };
 }
 
 /** `initializationOptions.clientCommands` (protocol.ts LayoutInitializationOptions): the strings in it. */
@@ -85,7 +101,7 @@ function resilientStdioConnection(): Connection {
   process.stdin.on('end', () => input.end());
   // A readable stream (not a MessageReader), so that the library exits when it ends, as with its own
   // --stdio; and, as it does for --stdio, nothing but protocol messages may reach stdout.
-  const connection = createConnection(ProposedFeatures.all, input, process.stdout);
+  const connection = createConnection(ProposedFeatures.all, input, process.stdout, connectionOptions());
   const remote = connection.console;
   console.log = console.debug = (...a: unknown[]) => remote.log(a.map(String).join(' '));
   console.info = (...a: unknown[]) => remote.info(a.map(String).join(' '));
@@ -250,7 +266,9 @@ export function startServer(connection: Connection): void {
     ctx.scheduler.close(e.document.uri);
   });
 
-  const safe = <P, R>(name: string, f: (ctx: ServerContext, p: P) => R | Promise<R>, fallback: R) => async (p: P): Promise<R> => {
+  const safe = <P, R>(name: string, f: (ctx: ServerContext, p: P) => R | Promise<R>, fallback: R) => async (p: P, token?: CancellationToken): Promise<R> => {
+    // cancelled while it waited behind other work on this thread: answer that, do not compute
+    if (token?.isCancellationRequested) throw new ResponseError(LSPErrorCodes.RequestCancelled, 'the request was cancelled');
     try {
       return await f(ctx, p);
     } catch (e) {

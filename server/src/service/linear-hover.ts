@@ -6,6 +6,7 @@ import { elaborate } from '../check/elaborate.js';
 import { accessConflicts, checkLinear, memoryLayout, type LinearModel } from '../check/linear.js';
 import * as F from '../f2/index.js';
 import type { LayoutDocument } from './document.js';
+import { modelOfDecl } from './elaboration.js';
 
 const fmt = (bs: readonly (readonly number[])[]) => (bs.length ? bs.map((b) => `(${b.join(', ')})`).join(' ') : '(none)');
 
@@ -81,8 +82,15 @@ export function linearHover(doc: LayoutDocument, name: string): string | undefin
 /** F2 facts of a LEGO layout (power-of-two extents), for its hover; undefined when not applicable. */
 export function legoLinearFacts(doc: LayoutDocument, name: string): string | undefined {
   try {
-    const { model, analysis } = linearOf(doc);
-    const m = memoryLayout(name, doc.file, model, analysis.linears);
+    // without `linear` declarations in the file, the layout's own model is enough (elaborated with
+    // what it depends on and kept per version): no whole-file elaboration for a LEGO layout's hover
+    const decl = doc.symbols.global(name)?.container;
+    const m = decl?.kind === 'Layout' && !doc.file.decls.some((d) => d.kind === 'Linear')
+      ? memoryLayout(name, doc.file, modelOfDecl(doc, decl).model, new Map())
+      : (() => {
+        const { model, analysis } = linearOf(doc);
+        return memoryLayout(name, doc.file, model, analysis.linears);
+      })();
     if (typeof m === 'string' || m.problem) return undefined;
     if (!m.layout && m.class !== 'not linear') return undefined;
     const L = m.layout;

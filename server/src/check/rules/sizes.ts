@@ -43,15 +43,25 @@ export function inexact(ctx: RuleContext, d: Division, sc: Scenario): boolean {
  */
 export function inexactIn(ctx: RuleContext, e: ast.Expr, sc: Scenario, depth = 0): boolean {
   if (depth > 64) return false;
+  let memo = inexactMemo.get(sc);
+  if (!memo) inexactMemo.set(sc, (memo = new Map()));
+  const hit = memo.get(e);
+  if (hit !== undefined) return hit;
+  memo.set(e, false); // a cycle (reported by resolution) adds nothing
+  let out = false;
   for (const n of expressions(e)) {
     if (n.kind === 'Binary') {
       const d = divisionOf(ctx, n);
-      if (d && d.role === 'size' && inexact(ctx, d, sc)) return true;
+      if (d && d.role === 'size' && inexact(ctx, d, sc)) { out = true; break; }
     } else if (n.kind === 'Name') {
       const def = ctx.resolution.refs.get(n);
       const let_ = def?.kind === 'let' ? ctx.model.lets.get(def.name) : undefined;
-      if (let_ && inexactIn(ctx, let_.decl.value, sc, depth + 1)) return true;
+      if (let_ && inexactIn(ctx, let_.decl.value, sc, depth + 1)) { out = true; break; }
     }
   }
-  return false;
+  memo.set(e, out);
+  return out;
 }
+
+/** per scenario (one model each), per node: does it hold a non-dividing `/` */
+const inexactMemo = new WeakMap<Scenario, Map<ast.Expr, boolean>>();
