@@ -155,3 +155,36 @@ test('usage errors and unknown names: one line on stderr', () => {
   assert.deepEqual(show('c.layout', 'C', '--window', '10'), { code: 2, out: '', err: "layout: --window expects one of 8, 16, 32, 64, got '10'\n" });
   assert.deepEqual(show('c.layout', 'C', '--at', '1'), { code: 2, out: '', err: "layout: --at expects ROW,COLUMN, got '1'\n" });
 });
+
+test('a linear layout: offsets coloured by bank (shared), t<thread>:r<register> coloured by thread (distributed)', () => {
+  writeFileSync(join(dir, 'lin.layout'), [
+    'linear S = swizzled(shape=[4, 8], vec=2, perPhase=1, maxPhase=4, order=[1, 0])',
+    'linear B = blocked(shape=[2, 4], sizePerThread=[1, 2], threadsPerWarp=[8, 4], warpsPerCTA=[1, 1], order=[1, 0])',
+    '',
+  ].join('\n'));
+  assert.deepEqual(show('lin.layout', 'S'), {
+    code: 0,
+    err: '',
+    out: [
+      'S: 4 x 8 = 32 cells; logical order',
+      'colour: shared-memory bank = (offset x 4 bytes / 4) mod 32; 4-byte elements (no elemBytes= in the declaration: 4 assumed); label: offset',
+      '    0  1  2  3  4  5  6  7',
+      '0   0  1  2  3  4  5  6  7',
+      '1  10 11  8  9 14 15 12 13',
+      '2  20 21 22 23 16 17 18 19',
+      '3  30 31 28 29 26 27 24 25',
+      '',
+    ].join('\n'),
+  });
+  const b = show('lin.layout', 'B');
+  assert.equal(b.code, 0);
+  assert.equal(b.out, [
+    'B: 2 x 4 = 8 cells; logical order',
+    'colour: thread = lane + 32 x warp (32 threads, 2 registers each); label: t<thread>:r<register>; +n: n more threads hold the element (broadcast)',
+    '         0       1       2       3',
+    '0  t0:r0+7 t0:r1+7 t1:r0+7 t1:r1+7',
+    '1  t4:r0+7 t4:r1+7 t5:r0+7 t5:r1+7',
+    '',
+  ].join('\n'));
+  assert.deepEqual(show('lin.layout', 'Q'), { code: 1, out: '', err: "layout: 'lin.layout' declares no layout Q; its layouts are S, B\n" });
+});

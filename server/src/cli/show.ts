@@ -2,10 +2,16 @@
 // [--level K] [--threads N] [--window N] [--at R,C] [--svg OUT]`: draws a layout the way the editor's picture does (the same
 // model, server/src/picture/): a Unicode grid with the tile boundaries, ANSI colours when standard output
 // is a terminal, and with --svg the same picture as an SVG file. A big tiled layout is summarised (one
-// cell per tile with the positions it takes); --set draws it at small sizes instead.
+// cell per tile with the positions it takes); --set draws it at small sizes instead. A `linear` declaration is drawn
+// too (service/linear-picture.ts: offsets coloured by bank, or t<thread>:r<register> coloured by thread).
 import { writeFileSync } from 'node:fs';
 import type { Command } from 'commander';
+import { parse, resolve } from '../../../grammar/src/index.js';
 import * as A from '../algebra/index.js';
+import { elaborate } from '../check/elaborate.js';
+import { checkLinear } from '../check/linear.js';
+import type { LayoutPicture } from '../lsp/protocol.js';
+import { linearPicture } from '../service/linear-picture.js';
 import { layoutPicture, paramsOf } from '../service/picture.js';
 import { buildModel, COLOR_MODES, initialView, WINDOW_MAX, WINDOW_SIZES, type ColorBy, type ViewState } from '../picture/model.js';
 import { toSvg } from '../picture/svg.js';
@@ -47,13 +53,19 @@ export function runShow(file: string, name: string, opts: ShowOptions, io: CliIo
     const threads = positive(opts.threads, '--threads', 1);
     const l = loadModel(file, opts.set);
     const m = l.model.layouts.get(name);
+    let p: ReturnType<typeof layoutPicture>;
     if (!m) {
-      const names = [...l.model.layouts.keys()];
-      throw new CliFailure(`'${file}' declares no layout ${name}${names.length ? `; its layouts are ${names.join(', ')}` : ''}`, 1);
+      const lin = linearOf(l.text, name, opts.set);
+      if (lin) p = lin;
+      else {
+        const names = [...l.model.layouts.keys(), ...linearNames(l.text)];
+        throw new CliFailure(`'${file}' declares no layout ${name}${names.length ? `; its layouts are ${names.join(', ')}` : ''}`, 1);
+      }
+    } else {
+      if (!m.layout) throw new CliFailure(firstError(l, file, m.decl.range.start, m.decl.range.end) ?? `layout ${name} could not be built`, 1);
+      const base = opts.set?.length ? loadModel(file, []).model : l.model;
+      p = layoutPicture(name, m.layout, l.model, coordinateVars(m.layout, l.model), paramsOf(base, l.model));
     }
-    if (!m.layout) throw new CliFailure(firstError(l, file, m.decl.range.start, m.decl.range.end) ?? `layout ${name} could not be built`, 1);
-    const base = opts.set?.length ? loadModel(file, []).model : l.model;
-    const p = layoutPicture(name, m.layout, l.model, coordinateVars(m.layout, l.model), paramsOf(base, l.model));
     if (!p) throw new CliFailure(`layout ${name} cannot be drawn`, 1);
     if ('error' in p) throw new CliFailure(p.error, 1);
     const view: ViewState = {
@@ -83,6 +95,27 @@ export function runShow(file: string, name: string, opts: ShowOptions, io: CliIo
     if (p.truncated && !p.tiles) io.out(`(the first ${p.cells.length} of ${p.totalCells} cells; draw it smaller with --set NAME=VALUE)\n`);
     return model.problems.length ? 1 : 0;
   });
+}
+
+/** The `linear` declarations of a text. */
+function linearNames(text: string): string[] {
+  return parse(text).file.decls.flatMap((d) => (d.kind === 'Linear' ? [d.name.name] : []));
+}
+
+/** The picture of the `linear` declaration `name` (undefined: there is none), or a CliFailure with its first error. */
+function linearOf(text: string, name: string, sets: readonly string[] | undefined): LayoutPicture | { error: string } | undefined {
+  if (!linearNames(text).includes(name)) return undefined;
+  if (sets?.length) throw new CliFailure(`--set draws a LEGO layout at other param values; '${name}' is a linear layout`, 2);
+  const p = parse(text);
+  const r = resolve(p.file, p.lines);
+  const { model } = elaborate(p.file, r);
+  const analysis = checkLinear(p.file, r, model);
+  const m = analysis.linears.get(name);
+  if (!m) {
+    const d = analysis.diagnostics.find((x) => x.severity === 'error' && p.file.decls.some((k) => k.kind === 'Linear' && k.name.name === name && x.range.start >= k.range.start && x.range.start <= k.range.end));
+    return { error: d ? `linear layout ${name}: ${d.message}` : `linear layout ${name} has errors` };
+  }
+  return linearPicture(m);
 }
 
 /** Names for the coordinates (as the editor's hover and picture call them, without a file's names to avoid). */

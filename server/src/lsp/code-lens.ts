@@ -16,7 +16,7 @@ export function codeLenses(ctx: ServerContext, p: CodeLensParams): CodeLens[] | 
   const out: CodeLens[] = [];
   const canShow = ctx.client.clientCommands?.has(SHOW_LAYOUT_COMMAND) === true;
   for (const d of s.model.file.decls) {
-    if (d.kind === 'Layout') {
+    if (d.kind === 'Layout' || d.kind === 'Linear') {
       if (!d.name?.name || !canShow) continue;
       const range = toRange(s.doc, d.name.range);
       const args: ShowLayoutArgs = { uri: p.textDocument.uri, name: d.name.name, position: range.start };

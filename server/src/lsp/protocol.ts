@@ -113,6 +113,10 @@ export interface PictureCell {
    * and the element at its position
    */
   bank?: number;
+  /** the cell's label in logical order, when not its physical position (a distributed `linear` layout: `t5:r2`) */
+  label?: string;
+  /** one more line for the cell's hover (a distributed `linear` layout: the threads that hold it) */
+  note?: string;
 }
 
 export interface LayoutPicture {
@@ -156,6 +160,10 @@ export interface LayoutPicture {
   checkedCells?: number;
   /** the params of the file with the values used */
   params?: PictureParam[];
+  /** the colouring to use when the view names none (a `linear` layout: `bank` when shared, `thread` when distributed) */
+  colorBy?: 'bank' | 'thread';
+  /** what that colouring means, as the server computed it (replaces the default legend for it) */
+  legend?: string;
 }
 
 /** `null`: there is no layout at that position. `{ error }`: there is one but it cannot be drawn (why). */

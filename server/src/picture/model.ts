@@ -133,11 +133,14 @@ export function checkPicture(x: unknown): LayoutPicture | string {
   const cells: PictureCell[] = [];
   for (const c of p.cells.slice(0, MAX_PAYLOAD_CELLS) as unknown[]) {
     if (typeof c !== 'object' || c === null) continue;
-    const { logical, physical, group, bank } = c as Record<string, unknown>;
+    const { logical, physical, group, bank, label, note } = c as Record<string, unknown>;
     if (!Array.isArray(logical) || logical.length !== rank) continue;
     if (!logical.every((v, k) => isNat(v) && v < dims[k])) continue;
     if (!isNat(physical) && physical !== -1) continue; // -1: padding of an ExpandBy
-    cells.push({ logical: logical as number[], physical, group: isInt(group) ? group : 0, ...(isNat(bank) ? { bank } : {}) });
+    cells.push({
+      logical: logical as number[], physical, group: isInt(group) ? group : 0, ...(isNat(bank) ? { bank } : {}),
+      ...(typeof label === 'string' && label.length <= 32 ? { label } : {}), ...(typeof note === 'string' && note.length <= 512 ? { note } : {}),
+    });
   }
   const exprs = (typeof p.exprs === 'object' && p.exprs !== null ? p.exprs : {}) as Record<string, unknown>;
   const vars = Array.isArray(exprs.vars) && exprs.vars.length === rank && exprs.vars.every((v) => typeof v === 'string')
@@ -174,6 +177,8 @@ export function checkPicture(x: unknown): LayoutPicture | string {
   if (isNat(p.checkedCells)) out.checkedCells = p.checkedCells;
   const params = checkParams(p.params);
   if (params) out.params = params;
+  if (p.colorBy === 'bank' || p.colorBy === 'thread') out.colorBy = p.colorBy;
+  if (typeof p.legend === 'string' && p.legend.length <= 512) out.legend = p.legend;
   return out;
 }
 
@@ -312,7 +317,7 @@ export const PROBLEM_COLOR: Record<Problem, string> = { collision: '#ff6b6b', ou
 export function colorOf(p: LayoutPicture, v: Pick<ViewState, 'colorBy'>): ColorBy {
   const c = v.colorBy && COLOR_MODES.includes(v.colorBy) ? v.colorBy : undefined;
   if (c && (isTiled(p) || (c !== 'tile' && c !== 'level'))) return c;
-  return isTiled(p) ? 'tile' : 'order';
+  return isTiled(p) ? 'tile' : p.colorBy ?? 'order';
 }
 
 const threadsOf = (v: ViewState) => (isInt(v.threads) && v.threads > 0 ? v.threads : DEFAULT_THREADS);
@@ -332,14 +337,16 @@ export function colorKey(p: LayoutPicture, cell: PictureCell, v: ViewState, o: B
     case 'tile': return tileAt(levels, cell.logical, levels.length - 2);
     case 'level': return tileAt(levels, cell.logical, levelOf(p, v));
     case 'order': return cell.physical;
-    case 'thread': return cell.physical % threadsOf(v);
+    case 'thread': return p.groupKind === 'thread' && v.threads === undefined ? cell.group : cell.physical % threadsOf(v);
     case 'bank': return cell.bank ?? (o.bankOf ?? defaultBank(bytesOf(v)))(cell.physical);
   }
 }
 
 function legendOf(p: LayoutPicture, v: ViewState, o: BuildOptions): string {
   const levels = levelsOf(p);
-  switch (colorOf(p, v)) {
+  const by = colorOf(p, v);
+  if (p.legend && by === p.colorBy && !(by === 'thread' && v.threads !== undefined)) return p.legend;
+  switch (by) {
     case 'tile': return `colour: tile (${product(levels.slice(0, -1).flat())} tiles of ${levels[levels.length - 1].join(' x ')})`;
     case 'level': {
       const k = levelOf(p, v);
@@ -457,7 +464,7 @@ export function buildModel(p: LayoutPicture, view: ViewState, o: BuildOptions = 
         return;
       }
     }
-    const label = v.mode === 'logical' ? String(c.physical) : c.logical.join(',');
+    const label = v.mode === 'logical' ? c.label ?? String(c.physical) : c.logical.join(',');
     const color = problem ? PROBLEM_COLOR[problem] : by === 'order' ? orderColor(c.physical, p.totalCells) : groupColor(key);
     const d: DrawCell = { index, row, col, label, key, color, ...(problem ? { problem } : {}) };
     cells.push(d);
@@ -560,6 +567,7 @@ export function describeCell(p: LayoutPicture, cell: PictureCell, view: ViewStat
   } else if (by === 'level') lines.push(`level ${levelOf(p, view)} tile ${colorKey(p, cell, view)}`);
   else if (by === 'thread') lines.push(`thread ${colorKey(p, cell, view)}`);
   else if (by === 'bank') lines.push(`bank ${colorKey(p, cell, view)}`);
+  if (cell.note) lines.push(cell.note);
   if (others && p.collisions?.includes(cell.physical)) {
     const same = p.cells.filter((c) => c !== cell && c.physical === cell.physical).map((c) => `(${c.logical.join(', ')})`);
     lines.push(`collision: ${same.length ? `${same.join(', ')} ${same.length === 1 ? 'maps' : 'map'} here too` : 'another cell maps here too'}`);

@@ -23,6 +23,11 @@ function linearOf(doc: LayoutDocument) {
   return v;
 }
 
+/** The elaborated `linear` declaration `name` of a document (for the picture), or undefined. */
+export function linearNamed(doc: LayoutDocument, name: string): LinearModel | undefined {
+  return linearOf(doc).analysis.linears.get(name);
+}
+
 export function linearMarkdown(m: LinearModel): string[] {
   const out: string[] = [];
   if (m.problem) return [`not a linear layout over F2: ${m.problem}`];

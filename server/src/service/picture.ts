@@ -11,6 +11,8 @@ import type { LayoutDocument } from './document.js';
 import { nodePath } from './document.js';
 import { errorIn, modelWithOverrides } from './elaboration.js';
 import { coordinateNames, layoutNamed, printOne, symContext } from './layout-info.js';
+import { linearNamed } from './linear-hover.js';
+import { linearPicture } from './linear-picture.js';
 
 /** At most this many cells are sent; a bigger tiled layout is summarised per tile. */
 export const MAX_CELLS = 4096;
@@ -29,6 +31,11 @@ export type PictureAnswer = PictureData | { error: string } | null;
  * those params' values instead of the declared ones.
  */
 export function picture(doc: LayoutDocument, offset: number, name?: string, overrides?: Readonly<Record<string, number>>): PictureAnswer {
+  const lin = name && doc.symbols.global(name)?.kind === 'linear' ? name : name ? undefined : linearAt(doc, offset);
+  if (lin) {
+    const m = linearNamed(doc, lin);
+    return m ? linearPicture(m) : { error: `linear layout ${lin} has errors: fix them first` };
+  }
   const target = name && doc.symbols.global(name)?.kind === 'layout' ? name : layoutAt(doc, offset);
   if (!target) return null;
   const base = layoutNamed(doc, target);
@@ -201,6 +208,13 @@ function unflat(f: number, dims: number[]): number[] {
     f = Math.floor(f / dims[k]);
   }
   return out;
+}
+
+function linearAt(doc: LayoutDocument, offset: number): string | undefined {
+  const occ = doc.symbols.at(offset);
+  if (occ) return occ.def.kind === 'linear' ? occ.def.name : undefined;
+  const decl = nodePath(doc.file, offset)[0] as ast.Decl | undefined;
+  return decl?.kind === 'Linear' ? decl.name.name : undefined;
 }
 
 function layoutAt(doc: LayoutDocument, offset: number): string | undefined {

@@ -435,6 +435,20 @@ test('a GenP that is not a bijection: the picture marks the shared positions and
   assertEqual(seen.tip, 'logical (i, j) = (0, 1)\nphysical 1\ni + j = 1\ncollision: (1, 0) maps here too', 'the tooltip names the other cell');
 });
 
+test('a swizzled linear layout: offsets in the logical grid, coloured by shared-memory bank', async () => {
+  await vscode.workspace.fs.writeFile(file('swizzle-pic.layout'), new TextEncoder().encode('linear S = swizzled(shape=[8, 16], vec=2, perPhase=1, maxPhase=4, order=[1, 0])\n'));
+  const ed = await open('swizzle-pic.layout');
+  place(ed, 0, 7);
+  await vscode.commands.executeCommand('layout.showLayout');
+  await until('the picture of S', () => (api.picture()?.state.rendered?.title === 'S' ? true : undefined), 10_000);
+  await sleep(300);
+  const seen = await driver({ shot: 'layout-linear-swizzle', dir: 'docs', steps: [{ hover: 17 }] });
+  assert(seen && !seen.error, `using the webview: ${String(seen?.error)}`);
+  assertEqual(seen.legend, 'colour: shared-memory bank = (offset x 4 bytes / 4) mod 32; 4-byte elements (no elemBytes= in the declaration: 4 assumed); label: offset', 'legend');
+  assertEqual((seen.labels as string[])[1], '18 19 16 17 22 23 20 21 26 27 24 25 30 31 28 29', 'row 1: the XOR swizzle');
+  assertEqual(seen.tip, 'logical (i, j) = (1, 1)\nphysical 19\nbank 19', 'the tooltip names the bank');
+});
+
 test('the walkthrough: opens, its example opens, its emit step writes the kernel; emit targets follow the file', async () => {
   await vscode.commands.executeCommand('workbench.action.closeAllEditors');
   await vscode.commands.executeCommand('workbench.action.openWalkthrough', 'layout-tools.layout-lang#layout.gettingStarted', false);
