@@ -61,7 +61,9 @@ function eachScenario(ctx: RuleContext, es: readonly ast.Expr[], at: ast.Range, 
 
 function groupBy(ctx: RuleContext, g: GroupOrigin, chain: OrderOrigin[]): Diagnostic[] {
   const out: Diagnostic[] = [];
+  // the first OrderBy of the chain whose size differs from the view is reported: one error per GroupBy
   for (const o of chain) {
+    if (out.some((d) => d.severity === 'error')) break;
     const dims = o.blocks.flatMap((b) => b.dims);
     out.push(...eachScenario(ctx, [...g.dims, ...dims], g.dimsNode.range, (sc) => {
       const view = product(ctx, g.dims, sc);
