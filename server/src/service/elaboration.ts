@@ -22,9 +22,10 @@ export interface DeclModel {
 }
 
 interface DocModels {
-  /** global name -> indices (into file.decls) of the declarations that declare it */
-  definers: Map<string, number[]>;
-  index: Map<ast.Decl, number>;
+  /** global name -> indices (into file.decls) of the declarations that declare it; built on first need */
+  definers?: Map<string, number[]>;
+  /** indices of the `assume` declarations; found on first need */
+  assumes?: number[];
   byDecl: Map<ast.Decl, DeclModel>;
 }
 
@@ -38,13 +39,19 @@ function declNames(d: ast.Decl): { defines: string[]; uses: ReadonlySet<string> 
   return n;
 }
 
+// Nothing here is built per version up front: a hover on a file of 150,000 one-line params elaborates one
+// declaration, which uses no name, so it needs neither the map of every name's definers nor an index of every
+// declaration (built eagerly, they took about 100 ms per version there).
 function docModels(doc: LayoutDocument): DocModels {
   let m = docs.get(doc);
-  if (!m) {
+  if (!m) docs.set(doc, (m = { byDecl: new Map() }));
+  return m;
+}
+
+function definersOf(doc: LayoutDocument, m: DocModels): Map<string, number[]> {
+  if (!m.definers) {
     const definers = new Map<string, number[]>();
-    const index = new Map<ast.Decl, number>();
     doc.file.decls.forEach((d, j) => {
-      index.set(d, j);
       const defines = d.kind === 'Param' ? d.items.map((it) => it.name.name) : d.kind === 'Assume' ? [] : [d.name.name];
       for (const n of defines) {
         let l = definers.get(n);
@@ -52,10 +59,36 @@ function docModels(doc: LayoutDocument): DocModels {
         l.push(j);
       }
     });
-    m = { definers, index, byDecl: new Map() };
-    docs.set(doc, m);
+    m.definers = definers;
   }
-  return m;
+  return m.definers;
+}
+
+function assumesOf(doc: LayoutDocument, m: DocModels): number[] {
+  if (!m.assumes) {
+    const out: number[] = [];
+    doc.file.decls.forEach((d, j) => { if (d.kind === 'Assume') out.push(j); });
+    m.assumes = out;
+  }
+  return m.assumes;
+}
+
+/** The index of `decl` in `decls` (in source order: a binary search by start offset), or undefined. */
+function indexOfDecl(decls: readonly ast.Decl[], decl: ast.Decl): number | undefined {
+  let lo = 0;
+  let hi = decls.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    const s = decls[mid].range.start;
+    if (s === decl.range.start) {
+      if (decls[mid] === decl) return mid;
+      break;
+    }
+    if (s < decl.range.start) lo = mid + 1;
+    else hi = mid - 1;
+  }
+  const j = decls.indexOf(decl); // not sorted as expected (never seen): look everywhere
+  return j >= 0 ? j : undefined;
 }
 
 /** The elaborated model of `decl` (a declaration of `doc.file`) and what it depends on. Never throws. */
@@ -79,22 +112,22 @@ export function modelWithOverrides(doc: LayoutDocument, decl: ast.Decl, override
 
 function elaborateClosure(doc: LayoutDocument, m: DocModels, decl: ast.Decl, overrides?: ReadonlyMap<string, bigint>): DeclModel {
   const decls = doc.file.decls;
-  const start = m.index.get(decl);
+  const start = indexOfDecl(decls, decl);
   const el = new Elaborator(doc.symbols.resolution, overrides ? { overrides } : {});
   if (start === undefined) return { model: el.model, diagnostics: [] };
   const closure = new Set<number>([start]);
   const stack = [start];
   // file-level facts (`assume`) cover every query: elaborate them with the declaration
-  decls.forEach((d, j) => {
-    if (d.kind === 'Assume' && !closure.has(j)) {
+  for (const j of assumesOf(doc, m)) {
+    if (!closure.has(j)) {
       closure.add(j);
       stack.push(j);
     }
-  });
+  }
   while (stack.length) {
     const j = stack.pop()!;
     for (const n of declNames(decls[j]).uses) {
-      for (const k of m.definers.get(n) ?? []) {
+      for (const k of definersOf(doc, m).get(n) ?? []) {
         if (!closure.has(k)) {
           closure.add(k);
           stack.push(k);
