@@ -236,8 +236,7 @@ function legoClassify(base: LinearModel, L: A.Layout, env: A.Env, shape: number[
 }
 
 /** All linear layouts of a file (linear declarations and LEGO layouts usable as memory) and their diagnostics. */
-export function checkLinear(file: ast.File, resolution: Resolution, model: Model): LinearAnalysis {
-  void resolution;
+export function checkLinear(file: ast.File, _resolution: Resolution, model: Model): LinearAnalysis {
   const linears = new Map<string, LinearModel>();
   const diagnostics: Diagnostic[] = [];
   const report = (code: string, severity: Diagnostic['severity'], message: string, range: ast.Range, fixes?: Fix[]) =>
@@ -270,7 +269,7 @@ export function checkLinear(file: ast.File, resolution: Resolution, model: Model
     try {
       const r = accessConflicts(m.layout, mem, acc.elemBytes, acc.vec);
       if (r.wavefronts > r.minimum) {
-        const fixes = swizzleFix(m, acc, mem, file, linears);
+        const fixes = swizzleFix(m, acc, mem, linears);
         report('linear/bank-conflict', 'warning',
           `${acc.mode} through '${acc.memory}': ${r.wavefronts} wavefronts per instruction, minimum ${r.minimum} (${r.degree}-way bank conflict); lanes ${r.lanes.join(', ')} hit bank ${r.bank} at distinct words (${r.vec} × ${acc.elemBytes} B per lane)`,
           acc.arg.range, fixes);
@@ -354,7 +353,7 @@ export function bruteAccess(dist: F.LinearLayout, offsetOf: (coord: number[]) =>
 }
 
 /** The quick fix: replace the memory layout's declaration with the synthesized swizzle. */
-function swizzleFix(m: LinearModel, acc: Access, mem: LinearModel, file: ast.File, linears: Map<string, LinearModel>): Fix[] {
+function swizzleFix(m: LinearModel, acc: Access, mem: LinearModel, linears: Map<string, LinearModel>): Fix[] {
   // the other side of the conversion: a layout that loads (stores) the same memory
   const other = [...linears.values()].find((o) => o !== m && o.access && o.access.memory === acc.memory && o.access.mode !== acc.mode && o.layout);
   const writer = acc.mode === 'store' ? m : other;
@@ -367,7 +366,6 @@ function swizzleFix(m: LinearModel, acc: Access, mem: LinearModel, file: ast.Fil
     const cost = other ? `write ${s.write.wavefronts}, read ${s.read.wavefronts} wavefronts` : `${acc.mode} ${acc.mode === 'store' ? s.write.wavefronts : s.read.wavefronts} wavefronts, ${s.vec} × ${acc.elemBytes} B per lane`;
     return [{ title: `Replace '${acc.memory}' with the synthesized swizzle (${cost})`, edits: [{ range: decl.range, newText: linearSource(acc.memory, s.layout) }] }];
   } catch {
-    void file;
     return [];
   }
 }
