@@ -84,12 +84,13 @@ test(`Emacs ${version ?? ''} eglot: layout-mode, flymake diagnostics, hover, def
   ]);
   const markdown = '**param** `M` = `4`\n\nstays symbolic in generated expressions\n\n4 uses in this file';
   // eglot asks for markdown only where markdown-mode (gfm-view-mode) is installed; otherwise the server
-  // answers plaintext (with the same text)
+  // answers plain text (the markdown's markers removed: service/plain-text.ts)
+  const plain = 'param M = 4\n\nstays symbolic in generated expressions\n\n4 uses in this file';
   assert.deepEqual(seen.hover.range, { start: { line: 1, character: 23 }, end: { line: 1, character: 24 } });
-  assert.deepEqual(seen.hover.contents, { kind: seen.markdownMode ? 'markdown' : 'plaintext', value: markdown });
+  assert.deepEqual(seen.hover.contents, seen.markdownMode ? { kind: 'markdown', value: markdown } : { kind: 'plaintext', value: plain });
   // eglot's rendering (`eglot--hover-info', what eldoc shows): the raw text without markdown-mode
   if (seen.markdownMode) assert.match(seen.hoverText, /stays symbolic in generated expressions/);
-  else assert.equal(seen.hoverText, markdown);
+  else assert.equal(seen.hoverText, plain);
   assert.deepEqual(seen.definitions, [['demo.layout', [0, 6]]]);
   assert.equal(seen.formatted, [
     'param M = 4, N = 8',
