@@ -2,7 +2,8 @@
 
 ;; A small major mode for .layout files (LEGO layouts, kernels, PEAK-style schedules): syntax colouring
 ;; with the categories of the TextMate grammar and the Vim syntax file, `#' comments, two-space
-;; indentation, and the Layout language server through eglot (Emacs 29 has eglot built in).
+;; indentation, and the Layout language server through eglot (built into Emacs 29; on Emacs 28, install
+;; eglot 1.9 or later, e.g. Debian 12's `elpa-eglot').  Tested in test/editors/emacs.test.ts.
 ;; See docs/editors.md.  Usage, in your init file:
 ;;   (load "/path/to/layout-lang/editors/emacs/layout-mode.el")
 
@@ -45,10 +46,21 @@
 ;;;###autoload
 (add-to-list 'auto-mode-alist '("\\.layout\\'" . layout-mode))
 
+(defvar eglot-server-programs)
+
 (with-eval-after-load 'eglot
   (add-to-list 'eglot-server-programs '(layout-mode . ("layout-language-server" "--stdio"))))
 
-(add-hook 'layout-mode-hook #'eglot-ensure)
+(declare-function eglot-ensure "eglot" ())
+
+(defun layout-mode-eglot-ensure ()
+  "Start eglot here where eglot is installed.
+Eglot is built in from Emacs 29; on Debian 12's Emacs 28 it is the
+`elpa-eglot' package.  Without eglot, `layout-mode' still colours and indents."
+  (when (require 'eglot nil t)
+    (eglot-ensure)))
+
+(add-hook 'layout-mode-hook #'layout-mode-eglot-ensure)
 
 (provide 'layout-mode)
 ;;; layout-mode.el ends here

@@ -41,7 +41,7 @@ test('the four constructors of the issue elaborate to Triton bases', () => {
 });
 
 test('diagnostics: codes, ranges and messages', () => {
-  assert.deepEqual(diags('linear A = blocky(shape=[4])\n'), [{ code: 'linear/unknown-constructor', at: 'blocky', message: "unknown layout 'blocky': expected blocked, swizzled, mma or bases" }]);
+  assert.deepEqual(diags('linear A = blocky(shape=[4])\n'), [{ code: 'linear/unknown-constructor', at: 'blocky', message: "unknown layout 'blocky': expected blocked, swizzled, mma, sliced or bases" }]);
   assert.deepEqual(diags('linear A = swizzled(shape=[4, 4], vec=1, perPhase=1, maxPhase=1)\n'), [{ code: 'linear/missing-attribute', at: 'swizzled', message: "swizzled(...) needs 'order='" }]);
   assert.deepEqual(diags('linear A = swizzled(shape=[4, 4], vec=1, perPhase=1, maxPhase=1, order=[1, 0], colour=3)\n'), [{ code: 'linear/unknown-attribute', at: 'colour', message: "swizzled has no attribute 'colour': expected shape, vec, perPhase, maxPhase, order" }]);
   assert.deepEqual(diags('linear A = swizzled(shape=[4, 6], vec=1, perPhase=1, maxPhase=1, order=[1, 0])\n'), [{ code: 'linear/invalid', at: 'shape=[4, 6]', message: 'shape entry 6 is not a power of two' }]);
@@ -50,6 +50,30 @@ test('diagnostics: codes, ranges and messages', () => {
   assert.deepEqual(diags('linear A = bases(shape=[4], offset=[[1], [4]])\n'), [{ code: 'linear/invalid', at: 'offset=[[1], [4]]', message: 'basis [4] of offset: coordinate 4 is outside [0, 4)' }]);
   assert.deepEqual(diags('linear A = bases(shape=[4], register=[[1]], lane=[[2]], load=B, elemBytes=4)\n'), [{ code: 'linear/not-memory', at: 'B', message: "'B' is not a layout of this file" }]);
   assert.deepEqual(diags('linear A = bases(shape=[4], register=[[1]], lane=[[2]], elemBytes=4)\n'), [{ code: 'linear/bad-attribute', at: 'elemBytes', message: 'elemBytes= describes an access: add store=M or load=M' }]);
+});
+
+test('sliced(parent=T, dim=d): Triton\'s slice layout of an earlier distributed layout', () => {
+  const text = [
+    'linear M = mma(version=2, shape=[128, 1], warpsPerCTA=[2, 2], operand=acc)',
+    'linear S = sliced(parent=M, dim=1)',
+    'linear R = sliced(parent=M, dim=0)',
+    '',
+  ].join('\n');
+  assert.deepEqual(analyze(text).diagnostics, []);
+  const l = linears(text);
+  assert.equal(l.get('S')!.kind, 'distributed');
+  assert.deepEqual(l.get('S')!.layout!.toBases(), { register: [[8], [32], [64]], lane: [[0], [0], [1], [2], [4]], warp: [[0], [16]] });
+  assert.deepEqual(l.get('S')!.layout!.shape, [128]);
+  // along dim 1 (size 1) nothing moves: every register basis is zero and dropped
+  assert.deepEqual(l.get('R')!.layout!.toBases(), { register: [], lane: [[0], [0], [0], [0], [0]], warp: [[0], [0]] });
+  const T = 'linear T = blocked(shape=[4, 4], sizePerThread=[1, 1], threadsPerWarp=[4, 4], warpsPerCTA=[1, 1], order=[1, 0])\n';
+  assert.deepEqual(diags(T + 'linear S = sliced(parent=T, dim=2)\n'), [{ code: 'linear/invalid', at: 'dim=2', message: 'slice dim 2 is outside [0, 2)' }]);
+  assert.deepEqual(diags(T + 'linear S = sliced(parent=T)\n'), [{ code: 'linear/missing-attribute', at: 'sliced', message: "sliced(...) needs 'dim='" }]);
+  assert.deepEqual(diags('linear S = sliced(parent=T, dim=0)\n' + T), [{ code: 'linear/bad-attribute', at: 'T', message: "'T' has errors or is declared after this layout: fix it or declare it first" }]);
+  assert.deepEqual(diags('linear S = sliced(parent=Q, dim=0)\n'), [{ code: 'linear/bad-attribute', at: 'Q', message: "'Q' is not a linear layout of this file" }]);
+  assert.deepEqual(diags('linear S = sliced(parent=[1], dim=0)\n'), [{ code: 'linear/bad-attribute', at: '[1]', message: 'parent= names a distributed linear layout declared above' }]);
+  assert.deepEqual(diags('linear W = swizzled(shape=[4, 4], vec=1, perPhase=1, maxPhase=1, order=[1, 0])\nlinear S = sliced(parent=W, dim=0)\n'), [{ code: 'linear/bad-attribute', at: 'W', message: "'W' is a shared layout (offset): a slice needs a distributed parent (register/lane/warp)" }]);
+  assert.deepEqual(diags(T + 'linear U = sliced(parent=T, dim=0)\nlinear V = sliced(parent=U, dim=0)\n'), [{ code: 'linear/invalid', at: 'dim=0', message: 'cannot slice a 1-D layout: no dims would remain' }]);
 });
 
 test('bank conflict warning on load=, with the swizzle quick fix replacing the memory layout', () => {

@@ -340,6 +340,17 @@ describe('code lenses and actions', () => {
     ]);
   });
 
+  test('a show lens above a linear declaration too; layout/picture draws it by name', async () => {
+    const u = c.uri('lin.layout');
+    await c.open(u, 'linear S = swizzled(shape=[4, 8], vec=2, perPhase=1, maxPhase=4, order=[1, 0])\n');
+    assert.deepEqual(await c.request('textDocument/codeLens', { textDocument: { uri: u } }), [
+      { range: R(0, 7, 0, 8), command: { title: 'Show layout', command: 'layout.showLayout', arguments: [{ uri: u, name: 'S', position: { line: 0, character: 7 } }] } },
+    ]);
+    const p = await c.request('layout/picture', { uri: u, position: { line: 0, character: 7 }, name: 'S' }) as { colorBy: string; cells: { physical: number; bank: number }[] };
+    assert.equal(p.colorBy, 'bank');
+    assert.deepEqual(p.cells.slice(8, 12).map((x) => [x.physical, x.bank]), [[10, 10], [11, 11], [8, 8], [9, 9]]);
+  });
+
   test('source actions emit the file for each target it has', async () => {
     const actions = await c.request('textDocument/codeAction', { ...td(), range: R(0, 0, 0, 0), context: { diagnostics: [], only: ['source'] } });
     assert.deepEqual(actions, [

@@ -49,6 +49,7 @@ const ATTRS: Record<string, { required: string[]; optional: string[] }> = {
   swizzled: { required: ['shape', 'vec', 'perPhase', 'maxPhase', 'order'], optional: [] },
   mma: { required: ['version', 'shape', 'warpsPerCTA', 'operand'], optional: ['kWidth', 'instrShape'] },
   bases: { required: ['shape'], optional: ['register', 'lane', 'warp', 'offset'] },
+  sliced: { required: ['parent', 'dim'], optional: [] },
 };
 /** analysis attributes a distributed layout may carry */
 const ACCESS_ATTRS = ['store', 'load', 'elemBytes', 'vec'];
@@ -103,10 +104,10 @@ function toBases(v: Value, at: ast.Range, what: string): number[][] {
 }
 
 /** Elaborate one `linear` declaration (throws LinearError). */
-function elaborateDecl(d: ast.LinearDecl, model: Model): { layout: F.LinearLayout; access?: Omit<Access, 'memory'> & { memory: string } } {
-  if (!d.ctor) throw new LinearError('linear/unknown-constructor', 'expected a constructor: blocked, swizzled, mma or bases', d.name.range);
+function elaborateDecl(d: ast.LinearDecl, model: Model, linears: ReadonlyMap<string, LinearModel>, file: ast.File): { layout: F.LinearLayout; access?: Omit<Access, 'memory'> & { memory: string } } {
+  if (!d.ctor) throw new LinearError('linear/unknown-constructor', 'expected a constructor: blocked, swizzled, mma, sliced or bases', d.name.range);
   const spec = ATTRS[d.ctor.name];
-  if (!spec) throw new LinearError('linear/unknown-constructor', `unknown layout '${d.ctor.name}': expected blocked, swizzled, mma or bases`, d.ctor.range);
+  if (!spec) throw new LinearError('linear/unknown-constructor', `unknown layout '${d.ctor.name}': expected blocked, swizzled, mma, sliced or bases`, d.ctor.range);
   const args = new Map<string, ast.LinearArg>();
   for (const a of d.args) {
     if (args.has(a.name.name)) throw new LinearError('linear/bad-attribute', `'${a.name.name}' is given twice`, a.name.range);
@@ -151,6 +152,19 @@ function elaborateDecl(d: ast.LinearDecl, model: Model): { layout: F.LinearLayou
         ...(args.has('kWidth') ? { kWidth: int('kWidth') } : {}),
         ...(args.has('instrShape') ? { instrShape: ints('instrShape') } : {}),
       }), 'operand');
+      break;
+    }
+    case 'sliced': {
+      // #ttg.slice (the Linear Layouts paper, Prop 4.8) of an earlier distributed `linear` layout
+      const p = args.get('parent')!.value;
+      if (p.kind !== 'Name') throw new LinearError('linear/bad-attribute', 'parent= names a distributed linear layout declared above', p.range);
+      const parent = linears.get(p.name)?.layout;
+      if (!parent) {
+        const declared = file.decls.some((x) => x.kind === 'Linear' && x.name.name === p.name);
+        throw new LinearError('linear/bad-attribute', declared ? `'${p.name}' has errors or is declared after this layout: fix it or declare it first` : `'${p.name}' is not a linear layout of this file`, p.range);
+      }
+      if (F.isShared(parent)) throw new LinearError('linear/bad-attribute', `'${p.name}' is a shared layout (offset): a slice needs a distributed parent (register/lane/warp)`, p.range);
+      layout = wrap(() => F.sliced(parent, int('dim')), 'dim');
       break;
     }
     default: {
@@ -244,7 +258,7 @@ export function checkLinear(file: ast.File, _resolution: Resolution, model: Mode
   for (const d of file.decls) {
     if (d.kind !== 'Linear' || linears.has(d.name.name)) continue;
     try {
-      const { layout, access } = elaborateDecl(d, model);
+      const { layout, access } = elaborateDecl(d, model, linears, file);
       linears.set(d.name.name, {
         name: d.name.name, decl: d, kind: F.isShared(layout) ? 'shared' : 'distributed', layout, class: F.classOf(layout), checked: 'by construction',
         ...(access ? { access } : {}),

@@ -214,3 +214,24 @@ export function fromBases(shape: readonly number[], bases: Readonly<Record<strin
 export function isShared(L: LinearLayout): boolean {
   return L.ins.length === 1 && L.ins[0].name === OFFSET;
 }
+
+/**
+ * #ttg.slice (the Linear Layouts paper, Prop. 4.8): remove output dim `dim` of a distributed
+ * layout. Every basis loses its `dim` coordinate, so a lane or warp basis that only moved along
+ * `dim` becomes zero (broadcast). As in Triton, register bases that become all zero are dropped
+ * (a register holding a copy is not kept). Triton builds the parent on the slice's shape with a 1
+ * inserted at `dim`; pass such a parent to reproduce its slice layouts exactly.
+ */
+export function sliced(parent: LinearLayout, dim: number): LinearLayout {
+  if (isShared(parent)) throw new F2Error('a slice needs a distributed (register/lane/warp) parent, not a shared layout');
+  const rank = parent.outs.length;
+  if (!Number.isInteger(dim) || dim < 0 || dim >= rank) throw new F2Error(`slice dim ${dim} is outside [0, ${rank})`);
+  if (rank < 2) throw new F2Error('cannot slice a 1-D layout: no dims would remain');
+  const drop = (b: readonly number[]) => b.filter((_, d) => d !== dim);
+  const ins: InDim[] = parent.ins.map((i) => {
+    const bases = i.bases.map(drop);
+    return { name: i.name, bases: i.name === REGISTER ? bases.filter((b) => b.some((c) => c !== 0)) : bases };
+  });
+  const names = dimNames(rank - 1);
+  return new LinearLayout(ins, parent.outs.filter((_, d) => d !== dim).map((o, d) => ({ name: names[d], size: o.size })));
+}

@@ -1,6 +1,7 @@
 // textDocument/hover.
 import { MarkupKind, type Hover, type HoverParams } from 'vscode-languageserver';
 import { hover as describe } from '../service/hover.js';
+import { markdownToPlain } from '../service/plain-text.js';
 import type { ServerContext } from './context.js';
 import { toRange } from './convert.js';
 
@@ -10,7 +11,7 @@ export function hover(ctx: ServerContext, p: HoverParams): Hover | null {
   const h = describe(s.model, s.doc.offsetAt(p.position), ctx.settings());
   if (!h) return null;
   return {
-    contents: { kind: ctx.client.markdown ? MarkupKind.Markdown : MarkupKind.PlainText, value: h.markdown },
+    contents: ctx.client.markdown ? { kind: MarkupKind.Markdown, value: h.markdown } : { kind: MarkupKind.PlainText, value: markdownToPlain(h.markdown) },
     range: toRange(s.doc, h.range),
   };
 }
