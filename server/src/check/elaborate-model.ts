@@ -192,3 +192,39 @@ export function describe(v: Val): string {
   }
 }
 
+
+/** What the model records of one declaration, in the model's order (see `ofDecl`). */
+export interface DeclParts {
+  origins: [A.Layout, Origin][];
+  divisions: Division[];
+  queryUses: QueryUse[];
+  genps: GenPUse[];
+}
+
+const NO_PARTS: DeclParts = { origins: [], divisions: [], queryUses: [], genps: [] };
+const partsMemo = new WeakMap<Model, { sizes: string; byDecl: Map<ast.Decl, DeclParts> }>();
+
+/**
+ * The origins, divisions, query uses and GenP uses of `decl`, in the order the model holds them:
+ * a rule that checks one declaration reads these instead of scanning the whole file's lists (which
+ * made checking every declaration of a file quadratic). Built once per model and rebuilt when the
+ * model has grown since (the incremental analysis elaborates more declarations into it).
+ */
+export function ofDecl(model: Model, decl: ast.Decl): DeclParts {
+  const sizes = `${model.origins.size},${model.divisions.length},${model.queryUses.length},${model.genps.length}`;
+  let m = partsMemo.get(model);
+  if (!m || m.sizes !== sizes) {
+    const byDecl = new Map<ast.Decl, DeclParts>();
+    const at = (d: ast.Decl): DeclParts => {
+      let p = byDecl.get(d);
+      if (!p) byDecl.set(d, (p = { origins: [], divisions: [], queryUses: [], genps: [] }));
+      return p;
+    };
+    for (const e of model.origins) at(e[1].decl).origins.push(e);
+    for (const d of model.divisions) at(d.decl).divisions.push(d);
+    for (const q of model.queryUses) at(q.decl).queryUses.push(q);
+    for (const g of model.genps) at(g.decl).genps.push(g);
+    partsMemo.set(model, (m = { sizes, byDecl }));
+  }
+  return m.byDecl.get(decl) ?? NO_PARTS;
+}

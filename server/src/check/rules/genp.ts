@@ -13,7 +13,7 @@ import * as x from '../../expr/index.js';
 import type { ast, Diagnostic } from '../../../../grammar/src/index.js';
 import type { GenPUse } from '../elaborate-model.js';
 import { limitedDiagnostic, type Scenario } from '../scenario.js';
-import { checkedDecls, type RuleContext, type RuleRun } from './types.js';
+import { partsOf, type RuleContext, type RuleRun } from './types.js';
 import { expressions, fmtList, textOf } from './walk.js';
 
 export type { GenPUse } from '../elaborate-model.js';
@@ -40,8 +40,7 @@ export function checkGenPs(ctx: RuleContext): RuleRun {
 
 /** Every `GenP(dims, perm(...))` of the checked declarations whose perm is declared in the file. */
 export function genpUses(ctx: RuleContext): GenPUse[] {
-  const sel = checkedDecls(ctx);
-  return ctx.model.genps.filter((g) => sel.has(g.decl));
+  return partsOf(ctx, 'genps');
 }
 
 /** Checks one use at every size; at most one error per use (the first size that fails). */

@@ -8,13 +8,12 @@ import * as A from '../../algebra/index.js';
 import * as X from '../../expr/index.js';
 import type { QueryUse } from '../elaborate-model.js';
 import type { Scenarios } from '../scenario.js';
-import { checkedDecls, type RuleContext } from './types.js';
+import { partsOf, type RuleContext } from './types.js';
 import { fmtList } from './walk.js';
 
 export function checkQueries(ctx: RuleContext): Diagnostic[] {
-  const sel = checkedDecls(ctx);
   const out: Diagnostic[] = [];
-  for (const q of ctx.model.queryUses) if (sel.has(q.decl)) out.push(...queryDiagnostics(ctx.scenarios, q));
+  for (const q of partsOf(ctx, 'queryUses')) out.push(...queryDiagnostics(ctx.scenarios, q));
   return out;
 }
 

@@ -16,7 +16,7 @@ import type { ast, Diagnostic } from '../../../../grammar/src/index.js';
 import type * as A from '../../algebra/index.js';
 import type { Origin } from '../elaborate-model.js';
 import { describeScenario, limitedDiagnostic, type Scenario } from '../scenario.js';
-import { checkedDecls, type RuleContext } from './types.js';
+import { partsOf, type RuleContext } from './types.js';
 import { inexactIn, intExprs } from './sizes.js';
 import { fmtList } from './walk.js';
 
@@ -25,14 +25,12 @@ type TileOrigin = Extract<Origin, { kind: 'tile' }>;
 type OrderOrigin = Extract<Origin, { kind: 'order' }>;
 
 export function checkSizes(ctx: RuleContext): Diagnostic[] {
-  const sel = checkedDecls(ctx);
   const out: Diagnostic[] = [];
-  for (const [L, o] of ctx.model.origins) {
-    if (!sel.has(o.decl)) continue;
+  for (const [L, o] of partsOf(ctx, 'origins')) {
     if (o.kind === 'group' && L.kind === 'GroupBy') out.push(...groupBy(ctx, o, chainOrigins(ctx, L.chain)));
     else if (o.kind === 'tile' && L.kind === 'TileBy') out.push(...tileBy(ctx, o, chainOrigins(ctx, L.chain)));
   }
-  for (const g of ctx.model.genps) if (sel.has(g.decl)) out.push(...genpRank(g));
+  for (const g of partsOf(ctx, 'genps')) out.push(...genpRank(g));
   return out;
 }
 

@@ -12,7 +12,7 @@
 import type { ast, Diagnostic, Fix } from '../../../../grammar/src/index.js';
 import type { Division } from '../elaborate-model.js';
 import { limitedDiagnostic, type Scenario } from '../scenario.js';
-import { checkedDecls, type RuleContext } from './types.js';
+import { partsOf, type RuleContext } from './types.js';
 import { isConstructorCall, itemsOf, textOf } from './walk.js';
 
 /** How far a dividing size is searched for on each side of the current divisor. */
@@ -20,9 +20,8 @@ const SEARCH = 100_000;
 
 export function checkTiles(ctx: RuleContext): Diagnostic[] {
   const out: Diagnostic[] = [];
-  const sel = checkedDecls(ctx);
-  for (const d of ctx.model.divisions) {
-    if (d.floor || d.role !== 'size' || !sel.has(d.decl)) continue;
+  for (const d of partsOf(ctx, 'divisions')) {
+    if (d.floor || d.role !== 'size') continue;
     const division = d.node;
     const set = ctx.scenarios.for([d.left, d.right]);
     for (const sc of set.scenarios) {

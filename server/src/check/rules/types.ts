@@ -3,7 +3,7 @@
 // scenarios of check/scenario.ts; they interpret no AST themselves.
 import type { ast, Diagnostic, Resolution } from '../../../../grammar/src/index.js';
 import type { GenPCheck } from '../../algebra/index.js';
-import type { Model } from '../elaborate-model.js';
+import { ofDecl, type DeclParts, type Model } from '../elaborate-model.js';
 import type { Scenarios } from '../scenario.js';
 
 export interface RuleOptions {
@@ -70,4 +70,23 @@ export interface Rule {
   run(ctx: RuleContext): RuleRun;
   /** the result depends on the whole file (every use of every name): always run on every declaration */
   global?: boolean;
+}
+
+/**
+ * The model's origins, divisions, query uses or GenP uses of `ctx.decls`, in the model's order.
+ * One declaration (what the incremental analysis checks) reads the model's per-declaration index;
+ * a whole-file run filters the whole list once.
+ */
+export function partsOf<K extends keyof DeclParts>(ctx: Pick<RuleContext, 'decls' | 'model'>, part: K): DeclParts[K] {
+  if (ctx.decls.length === 1) return ofDecl(ctx.model, ctx.decls[0])[part];
+  const sel = checkedDecls(ctx);
+  const m = ctx.model;
+  const out: DeclParts = { origins: [], divisions: [], queryUses: [], genps: [] };
+  switch (part) {
+    case 'origins': for (const e of m.origins) if (sel.has(e[1].decl)) out.origins.push(e); break;
+    case 'divisions': out.divisions = m.divisions.filter((d) => sel.has(d.decl)); break;
+    case 'queryUses': out.queryUses = m.queryUses.filter((q) => sel.has(q.decl)); break;
+    case 'genps': out.genps = m.genps.filter((g) => sel.has(g.decl)); break;
+  }
+  return out[part];
 }
