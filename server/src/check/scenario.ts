@@ -52,12 +52,27 @@ export class Scenarios {
 
   /** `e` evaluated in `sc`, or undefined (a free index, a division by zero, ...). */
   evaluate(e: X.Expr, sc: Scenario = this.base): bigint | undefined {
-    try {
-      return X.evaluate(e, sc.env);
-    } catch {
-      return undefined;
+    if (e.kind === 'int') return e.value >= -X.EVAL_LIMIT && e.value <= X.EVAL_LIMIT ? e.value : undefined;
+    // the rules evaluate the same sizes at the same scenarios many times: one evaluation each
+    let memo = this.valueMemo.get(sc);
+    if (!memo) this.valueMemo.set(sc, (memo = new Map()));
+    if (memo.has(e)) return memo.get(e);
+    let v: bigint | undefined;
+    // a free symbol (an index like `pid`) is the common reason for no value: known without the
+    // evaluator's exception (which costs a stack trace)
+    if ([...this.syms(e)].every((s) => sc.env.has(s))) {
+      try {
+        v = X.evaluate(e, sc.env);
+      } catch {
+        v = undefined;
+      }
     }
+    memo.set(e, v);
+    return v;
   }
+
+  /** per scenario, the value of each expression evaluated there */
+  private readonly valueMemo = new WeakMap<Scenario, Map<X.Expr, bigint | undefined>>();
 
   /** The params with tuning candidates the values of `es` depend on (through lets and other params), in source order. */
   tunable(es: readonly X.Expr[]): string[] {

@@ -293,9 +293,10 @@ export class IncrementalAnalysis {
       for (let ri = 0; !work && ri < rules.length; ri++) if (!SLOW[ri] && !rules[ri].global && d.rules[ri] === undefined) work = true;
       if (!work) continue;
       if (stop?.()) return abandon();
+      const one: RuleContext = { ...ctx, decls: [d.decl] };
       for (let ri = 0; ri < rules.length; ri++) {
         if (SLOW[ri] || rules[ri].global) continue;
-        if (todo[j] || d.rules[ri] === undefined) d.rules[ri] = runRule(rules[ri].run, { ...ctx, decls: [d.decl] }).diagnostics;
+        if (todo[j] || d.rules[ri] === undefined) d.rules[ri] = runRule(rules[ri].run, one).diagnostics;
       }
       if (todo[j] || d.schedule === undefined) {
         const s = d.decl;
