@@ -96,10 +96,18 @@ export class Scenarios {
   /** The base scenario, then every combination of the candidates of the params `es` depend on that differs from it. */
   for(es: readonly X.Expr[]): ScenarioSet {
     const params = this.tunable(es);
+    const key = params.join(',');
+    const hit = this.setMemo.get(key);
+    if (hit) return hit;
     const { scenarios, total, cut } = this.combinations(params);
     const differ = scenarios.filter((sc) => sc.changed.size > 0);
-    return { scenarios: [this.base, ...differ], params, total, cut };
+    const set: ScenarioSet = { scenarios: [this.base, ...differ], params, total, cut };
+    this.setMemo.set(key, set);
+    return set;
   }
+
+  /** `for`'s result by the params combined (most checked values depend on the same few params) */
+  private readonly setMemo = new Map<string, ScenarioSet>();
 
   /** Every combination of the candidates of `params` (each over its list, in order), at most `MAX_COMBINATIONS`. */
   combinations(params: readonly string[]): { scenarios: Scenario[]; total: number; cut: boolean } {
