@@ -123,6 +123,8 @@ function bundlePath(): string | undefined {
 }
 
 export function startServer(connection: Connection): void {
+  // the analysis worker starts (loads, builds its parser, warms up) while the client initializes
+  const runner = createRunner(bundlePath(), ANALYSIS_TIMEOUT_MS);
   const documents = new TextDocuments(TextDocument);
   const snapshots = new SnapshotCache();
   let settings!: SettingsStore;
@@ -162,7 +164,7 @@ export function startServer(connection: Connection): void {
     });
     const scheduler = new DiagnosticsScheduler({
       connection,
-      runner: createRunner(bundlePath(), ANALYSIS_TIMEOUT_MS),
+      runner,
       document: (uri) => documents.get(uri),
       settings: () => settings.get(),
       timeoutMs: ANALYSIS_TIMEOUT_MS,
