@@ -60,7 +60,7 @@ export class Scenarios {
     let v: bigint | undefined;
     // a free symbol (an index like `pid`) is the common reason for no value: known without the
     // evaluator's exception (which costs a stack trace)
-    if ([...this.syms(e)].every((s) => sc.env.has(s))) {
+    if (this.bound(e, sc)) {
       try {
         v = X.evaluate(e, sc.env);
       } catch {
@@ -69,6 +69,12 @@ export class Scenarios {
     }
     memo.set(e, v);
     return v;
+  }
+
+  /** does `sc` give every symbol of `e` a value */
+  private bound(e: X.Expr, sc: Scenario): boolean {
+    for (const s of this.syms(e)) if (!sc.env.has(s)) return false;
+    return true;
   }
 
   /** per scenario, the value of each expression evaluated there */
@@ -88,10 +94,15 @@ export class Scenarios {
 
   /** The params `e` depends on, directly or through lets and the definitions of other params. */
   paramsOf(e: X.Expr): ReadonlySet<string> {
+    const hit = this.paramsMemo.get(e);
+    if (hit) return hit;
     const out = new Set<string>();
     for (const s of this.syms(e)) for (const p of this.depsOfName(s)) out.add(p);
+    this.paramsMemo.set(e, out);
     return out;
   }
+
+  private readonly paramsMemo = new Map<X.Expr, ReadonlySet<string>>();
 
   /** The base scenario, then every combination of the candidates of the params `es` depend on that differs from it. */
   for(es: readonly X.Expr[]): ScenarioSet {
