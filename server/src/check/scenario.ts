@@ -82,15 +82,19 @@ export class Scenarios {
 
   /** The params with tuning candidates the values of `es` depend on (through lets and other params), in source order. */
   tunable(es: readonly X.Expr[]): string[] {
-    this.withCandidates ??= [...this.model.params.values()].filter((p) => p.candidates.length > 0 && !p.isConst).map((p) => p.name);
-    if (this.withCandidates.length === 0) return [];
-    const want = new Set<string>();
-    for (const e of es) for (const p of this.paramsOf(e)) want.add(p);
-    return this.withCandidates.filter((p) => want.has(p));
+    if (!this.withCandidates) {
+      this.withCandidates = new Map();
+      for (const p of this.model.params.values()) if (p.candidates.length > 0 && !p.isConst) this.withCandidates.set(p.name, this.withCandidates.size);
+    }
+    if (this.withCandidates.size === 0) return [];
+    // (the few params `es` depend on, not every tuned param of the file: a check per value must not cost the file's size)
+    const out: string[] = [];
+    for (const e of es) for (const p of this.paramsOf(e)) if (this.withCandidates.has(p) && !out.includes(p)) out.push(p);
+    return out.sort((a, b) => this.withCandidates!.get(a)! - this.withCandidates!.get(b)!);
   }
 
-  /** the params with tuning candidates, in source order (computed on first use) */
-  private withCandidates?: string[];
+  /** the params with tuning candidates, each with its rank in source order (computed on first use) */
+  private withCandidates?: Map<string, number>;
 
   /** The params `e` depends on, directly or through lets and the definitions of other params. */
   paramsOf(e: X.Expr): ReadonlySet<string> {
@@ -122,6 +126,15 @@ export class Scenarios {
 
   /** Every combination of the candidates of `params` (each over its list, in order), at most `MAX_COMBINATIONS`. */
   combinations(params: readonly string[]): { scenarios: Scenario[]; total: number; cut: boolean } {
+    const key = params.join(',');
+    let hit = this.comboMemo.get(key);
+    if (!hit) this.comboMemo.set(key, (hit = this.combine(params)));
+    return hit;
+  }
+
+  private readonly comboMemo = new Map<string, { scenarios: Scenario[]; total: number; cut: boolean }>();
+
+  private combine(params: readonly string[]): { scenarios: Scenario[]; total: number; cut: boolean } {
     const lists = params.map((p) => dedupe(this.model.params.get(p)!));
     let total = 1;
     for (const l of lists) total *= l.length;
