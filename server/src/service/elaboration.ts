@@ -110,11 +110,37 @@ export function modelWithOverrides(doc: LayoutDocument, decl: ast.Decl, override
   return elaborateClosure(doc, docModels(doc), decl, overrides);
 }
 
+/**
+ * The declarations that `decl` is elaborated with (itself, those that declare a name it uses,
+ * transitively, and the file's `assume`s), in source order: together with their order, their
+ * texts decide its model (the cross-version hover cache of layout-info.ts is keyed on them).
+ */
+export function closureOf(doc: LayoutDocument, decl: ast.Decl): ast.Decl[] {
+  const decls = doc.file.decls;
+  return closureIndices(doc, docModels(doc), decl).map((j) => decls[j]);
+}
+
 function elaborateClosure(doc: LayoutDocument, m: DocModels, decl: ast.Decl, overrides?: ReadonlyMap<string, bigint>): DeclModel {
   const decls = doc.file.decls;
-  const start = indexOfDecl(decls, decl);
   const el = new Elaborator(doc.symbols.resolution, overrides ? { overrides } : {});
-  if (start === undefined) return { model: el.model, diagnostics: [] };
+  const closure = closureIndices(doc, m, decl);
+  if (closure.length === 0) return { model: el.model, diagnostics: [] };
+  for (const j of closure) {
+    const d = decls[j];
+    try {
+      el.decl(d);
+    } catch (e) {
+      el.report('elab/internal-error', d.range, `internal error while elaborating: ${e instanceof Error ? e.message : String(e)}`, 'warning');
+    }
+  }
+  return { model: el.model, diagnostics: el.diagnostics };
+}
+
+/** the indices of `closureOf`, sorted; none when `decl` is not one of the file's */
+function closureIndices(doc: LayoutDocument, m: DocModels, decl: ast.Decl): number[] {
+  const decls = doc.file.decls;
+  const start = indexOfDecl(decls, decl);
+  if (start === undefined) return [];
   const closure = new Set<number>([start]);
   const stack = [start];
   // file-level facts (`assume`) cover every query: elaborate them with the declaration
@@ -135,15 +161,7 @@ function elaborateClosure(doc: LayoutDocument, m: DocModels, decl: ast.Decl, ove
       }
     }
   }
-  for (const j of [...closure].sort((a, b) => a - b)) {
-    const d = decls[j];
-    try {
-      el.decl(d);
-    } catch (e) {
-      el.report('elab/internal-error', d.range, `internal error while elaborating: ${e instanceof Error ? e.message : String(e)}`, 'warning');
-    }
-  }
-  return { model: el.model, diagnostics: el.diagnostics };
+  return [...closure].sort((a, b) => a - b);
 }
 
 /** The first error the elaborator reported inside `range`, if any. */
