@@ -51,14 +51,17 @@ function docModels(doc: LayoutDocument): DocModels {
 function definersOf(doc: LayoutDocument, m: DocModels): Map<string, number[]> {
   if (!m.definers) {
     const definers = new Map<string, number[]>();
-    doc.file.decls.forEach((d, j) => {
-      const defines = d.kind === 'Param' ? d.items.map((it) => it.name.name) : d.kind === 'Assume' ? [] : [d.name.name];
-      for (const n of defines) {
-        let l = definers.get(n);
-        if (!l) definers.set(n, (l = []));
-        l.push(j);
-      }
-    });
+    const add = (n: string, j: number) => {
+      const l = definers.get(n);
+      if (l) l.push(j);
+      else definers.set(n, [j]);
+    };
+    const decls = doc.file.decls;
+    for (let j = 0; j < decls.length; j++) {
+      const d = decls[j];
+      if (d.kind === 'Param') for (const it of d.items) add(it.name.name, j);
+      else if (d.kind !== 'Assume') add(d.name.name, j);
+    }
     m.definers = definers;
   }
   return m.definers;
@@ -67,7 +70,8 @@ function definersOf(doc: LayoutDocument, m: DocModels): Map<string, number[]> {
 function assumesOf(doc: LayoutDocument, m: DocModels): number[] {
   if (!m.assumes) {
     const out: number[] = [];
-    doc.file.decls.forEach((d, j) => { if (d.kind === 'Assume') out.push(j); });
+    const decls = doc.file.decls;
+    for (let j = 0; j < decls.length; j++) if (decls[j].kind === 'Assume') out.push(j);
     m.assumes = out;
   }
   return m.assumes;
