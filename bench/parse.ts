@@ -4,73 +4,15 @@
 import { mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { parse, resolve } from '../grammar/src/index.js';
+import { fill, layoutBlock } from './support/lsp-files.js';
 
 const TARGET_LINES = 10_000;
 const RUNS = 25;
 const WARMUP = 5;
 
-/** One block of declarations in the style of the examples, with names made unique by `k`. */
-function block(k: number): string {
-  return `# ---- block ${k}: grouped-order matmul tile set
-param M${k} = 4096 in [1024, 2048, 4096], N${k} = 4096, K${k} = 4096
-param BM${k} = 128 in [64, 128], BN${k} = 128, BK${k} = 32, GM${k} = 8
-const T${k} = 32
-let num_pid_m${k} = M${k} / BM${k}       # tiles along M
-let num_pid_n${k} = N${k} / BN${k}
-
-layout Pid${k} = OrderBy(Col(max(num_pid_m${k} / GM${k}, 1), 1), Col(min(num_pid_m${k}, GM${k}), num_pid_n${k}))
-                 .TileBy([num_pid_m${k}, num_pid_n${k}])
-layout A${k} = OrderBy(Row(M${k}, K${k})).TileBy([M${k} / BM${k}, K${k} / BK${k}], [BM${k}, BK${k}])
-layout B${k} = OrderBy(Row(K${k}, N${k})).TileBy([K${k} / BK${k}, N${k} / BN${k}], [BK${k}, BN${k}])
-layout C${k} = OrderBy(Row(M${k}, N${k})).TileBy([M${k} / BM${k}, N${k} / BN${k}], [BM${k}, BN${k}])
-
-perm antidiag${k}(n)[i, j] =
-  if i + j < n then (i + j + 1) * (i + j) / 2 + i
-  else n * n - n + i - (2 * n - i - j - 1) * (2 * n - i - j - 2) / 2
-layout Skewed${k} = OrderBy(RegP([2, 2], [1, 0]), GenP([3, 3], antidiag${k}(3)))
-                  .OrderBy(RegP([2, 3, 2, 3], [0, 2, 1, 3]))
-                  .GroupBy([6, 6])
-
-kernel matmul${k} target triton builtin matmul {
-  pid_m, pid_n = Pid${k}.inv(pid)
-  offset_aptrs = A${k}[pid_m, k, :, :]
-  offset_bptrs = B${k}[k, pid_n, :, :]
-  offset_cptrs = C${k}[pid_m, pid_n, 0:BM${k}, 0:BN${k}]
-  param_M = M${k}
-  param_N = N${k}
-  param_K = K${k}
-  param_BM = BM${k}
-  param_BN = BN${k}
-  param_BK = BK${k}
-  param_GM = GM${k}
-}
-
-schedule gemm${k} for linalg.matmul(M${k}, N${k}, K${k}) on sm_90 {
-  mm = findOp("linalg.matmul")
-  tileForGrids(mm, [BM${k}, BN${k}])
-  tile(mm, [0, 0, BK${k}])
-  promote(mm, [0, 1])
-  parallelizeForThreads(mm, [T${k} / 2, T${k} / 2])
-  vectorize()
-  bufferize()
-}
-
-`;
-}
-
 /** Exactly `lines` lines: whole blocks while they fit, then comment lines. Its only diagnostics are hints (each block's Skewed layout is unused). */
 export function generate(lines: number): string {
-  const parts: string[] = [];
-  let n = 0;
-  for (let k = 0; ; k++) {
-    const b = block(k);
-    const bl = b.split('\n').length - 1;
-    if (n + bl > lines) break;
-    parts.push(b);
-    n += bl;
-  }
-  for (; n < lines; n++) parts.push(`# padding line ${n}\n`);
-  return parts.join('');
+  return fill(lines, (k) => layoutBlock(k, { skewKernel: false }), '#');
 }
 
 function median(xs: number[]): number {

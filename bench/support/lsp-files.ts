@@ -2,8 +2,12 @@
 // bench's blocks, each layout used so that the file has no diagnostics at all) and an MLIR file
 // that mlir-lsp-server-22 verifies without diagnostics.
 
-/** One block of .layout declarations with names made unique by `k` (no diagnostics). */
-export function layoutBlock(k: number): string {
+/**
+ * One block of .layout declarations with names made unique by `k`: no diagnostics at all; without
+ * the `skew` kernel (`skewKernel: false`, the parse benchmark's block), each block's Skewed layout
+ * is unused (a hint).
+ */
+export function layoutBlock(k: number, { skewKernel = true }: { skewKernel?: boolean } = {}): string {
   return `# ---- block ${k}: grouped-order matmul tile set
 param M${k} = 4096 in [1024, 2048, 4096], N${k} = 4096, K${k} = 4096
 param BM${k} = 128 in [64, 128], BN${k} = 128, BK${k} = 32, GM${k} = 8
@@ -38,12 +42,12 @@ kernel matmul${k} target triton builtin matmul {
   param_GM = GM${k}
 }
 
-kernel skew${k} target cuda builtin nw_antidiag {
+${skewKernel ? `kernel skew${k} target cuda builtin nw_antidiag {
   block_size = T${k}
   expr = Skewed${k}[i, j]
 }
 
-schedule gemm${k} for linalg.matmul(M${k}, N${k}, K${k}) on sm_90 {
+` : ''}schedule gemm${k} for linalg.matmul(M${k}, N${k}, K${k}) on sm_90 {
   mm = findOp("linalg.matmul")
   tileForGrids(mm, [BM${k}, BN${k}])
   tile(mm, [0, 0, BK${k}])

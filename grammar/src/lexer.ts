@@ -15,15 +15,19 @@ let lexer: Lexer | undefined;
 function theLexer(): Lexer {
   // Offsets only: positions come from offsets through LineIndex (with LSP's line ends), and
   // skipping Chevrotain's line/column tracking halves the lexing time. `lex` sets `endOffset`
-  // itself (onlyOffset leaves it out), which the parser's CST locations need.
-  lexer ??= new Lexer(allTokens, { positionTracking: 'full', ensureOptimizations: true });
+  // itself, which the parser's CST locations need.
+  lexer ??= new Lexer(allTokens, { positionTracking: 'onlyOffset', ensureOptimizations: true });
   return lexer;
 }
 
 /** decimal digits, `_` only between digits */
 export const WELL_FORMED_INT = /^[0-9]+(?:_[0-9]+)*$/;
 
-export function lex(text: string): LexResult {
+/**
+ * Tokens of `text`. `base`: the text is a piece of a file that starts at this offset; every
+ * offset (tokens, comments, diagnostics) is then the file's.
+ */
+export function lex(text: string, base = 0): LexResult {
   const r = theLexer().tokenize(text);
   const diagnostics: Diagnostic[] = [];
   for (const e of r.errors) {
@@ -33,10 +37,14 @@ export function lex(text: string): LexResult {
       code: 'lex/unexpected-character',
       severity: 'error',
       message: [...bad].length === 1 ? `unexpected character '${shown}'` : `unexpected characters '${shown}'`,
-      range: { start: e.offset, end: e.offset + e.length },
+      range: { start: base + e.offset, end: base + e.offset + e.length },
     });
   }
+  const comments = r.groups.comments ?? [];
+  if (base !== 0) for (const c of comments) c.startOffset += base;
+  for (const c of comments) c.endOffset = c.startOffset + c.image.length - 1;
   for (const t of r.tokens) {
+    if (base !== 0) t.startOffset += base;
     t.endOffset = t.startOffset + t.image.length - 1;
     const type = t.tokenType;
     if (type === Int) {
@@ -59,7 +67,7 @@ export function lex(text: string): LexResult {
     }
   }
   diagnostics.sort((a, b) => a.range.start - b.range.start);
-  return { tokens: r.tokens, comments: r.groups.comments ?? [], diagnostics };
+  return { tokens: r.tokens, comments, diagnostics };
 }
 
 /** Shows control and other invisible characters as `\uXXXX` so that a message stays one readable line. */

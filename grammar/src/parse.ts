@@ -39,19 +39,23 @@ export const MAX_DIAGNOSTICS = 100;
 export const DECLARATION_LIST = '(param, let, layout, perm, kernel, schedule)';
 
 /**
- * Parses a whole file. `firstLine`: the text is a piece of a file that starts on this (0-based) line;
- * positions quoted in messages ("opened at 12:5") are then the file's (service/chunks.ts parses
- * declarations one by one this way).
+ * Parses a whole file, or a piece of one (service/chunks.ts parses declarations one by one this
+ * way): `offset` is where the piece starts in the file and `firstLine` the (0-based) line it starts
+ * on. Every range is then the file's offsets, and positions quoted in messages ("opened at 12:5")
+ * are the file's; `lines` indexes `text` itself.
  */
-export function parse(text: string, opts: { firstLine?: number } = {}): ParseResult {
-  const lines = new LineIndex(text);
+export function parse(text: string, opts: { firstLine?: number; offset?: number } = {}): ParseResult {
+  const base = opts.offset ?? 0;
+  let lines: LineIndex | undefined;
+  const linesOf = () => (lines ??= new LineIndex(text));
   try {
-    return new Driver(text, lines, opts.firstLine ?? 0).run();
+    const r = new Driver(text, linesOf, opts.firstLine ?? 0, base).run();
+    return { file: r.file, diagnostics: r.diagnostics, get lines() { return linesOf(); } };
   } catch (e) {
     return {
-      file: { kind: 'File', range: { start: 0, end: text.length }, decls: [], comments: [] },
-      diagnostics: [internalError(e, { start: 0, end: 0 })],
-      lines,
+      file: { kind: 'File', range: { start: base, end: base + text.length }, decls: [], comments: [] },
+      diagnostics: [internalError(e, { start: base, end: base })],
+      lines: linesOf(),
     };
   }
 }
@@ -111,8 +115,13 @@ class Driver {
   private readonly openStrings: number[];
   private readonly low: Lowering;
 
-  constructor(private readonly text: string, private readonly lines: LineIndex, private readonly firstLine = 0) {
-    const l = lex(text);
+  /** the offset just past the text (in file offsets) */
+  private readonly end: number;
+
+  /** `lines` indexes `text` (built on first need: only messages quote positions); `base`: the offset where `text` starts in the file */
+  constructor(private readonly text: string, private readonly lines: () => LineIndex, private readonly firstLine: number, private readonly base: number) {
+    this.end = base + text.length;
+    const l = lex(text, base);
     this.tokens = l.tokens;
     this.comments = l.comments;
     for (const d of l.diagnostics) this.diagnostics.push(d); // (no spread: there may be 100,000s)
@@ -123,7 +132,7 @@ class Driver {
     this.low = new Lowering(this.diagnostics);
   }
 
-  run(): ParseResult {
+  run(): { file: ast.File; diagnostics: Diagnostic[] } {
     const decls: ast.Decl[] = [];
     const n = this.tokens.length;
     let i = 0;
@@ -146,9 +155,8 @@ class Driver {
       text: c.image.slice(1),
     }));
     return {
-      file: { kind: 'File', range: { start: 0, end: this.text.length }, decls, comments },
+      file: { kind: 'File', range: { start: this.base, end: this.end }, decls, comments },
       diagnostics: finish(this.diagnostics),
-      lines: this.lines,
     };
   }
 
@@ -171,7 +179,7 @@ class Driver {
     const tok = this.tokens[i];
     if (i + 1 >= j || !this.misspelledKeywordAt(i)) return undefined;
     const word = nearDeclWord(tok.image)!;
-    const from = i > 0 ? this.endOf(i - 1) : 0;
+    const from = i > 0 ? this.endOf(i - 1) : this.base;
     if (!this.hasHole(from, tok.startOffset)) this.diagnostics.push(this.strayDiagnostic(i, 'declaration'));
     const kw = declWordTypes[word];
     const saved = this.tokens[i];
@@ -186,7 +194,15 @@ class Driver {
   /** A word at the start of a line, close to a declaration keyword and followed by a name: `layuot B = ...`. */
   private misspelledKeywordAt(i: number): boolean {
     const tok = this.tokens[i];
-    return tok.tokenType === t.Ident && tok.startColumn === 1 && this.tokens[i + 1]?.tokenType === t.Ident && nearDeclWord(tok.image) !== undefined;
+    return tok.tokenType === t.Ident && this.atLineStart(tok.startOffset) && this.tokens[i + 1]?.tokenType === t.Ident && nearDeclWord(tok.image) !== undefined;
+  }
+
+  /** does a line break, or the text's start (a piece starts at a line start), come just before `offset` (a file offset) */
+  private atLineStart(offset: number): boolean {
+    const i = offset - this.base;
+    if (i === 0) return true;
+    const c = this.text.charCodeAt(i - 1);
+    return c === 10 || c === 13;
   }
 
   // -------------------------------------------------------------- declarations
@@ -297,7 +313,7 @@ class Driver {
 
   /** `line:column` (1-based) of an offset, as the whole file numbers it */
   private format(offset: number): string {
-    const p = this.lines.position(offset);
+    const p = this.lines().position(offset - this.base);
     return `${p.line + 1 + this.firstLine}:${p.character + 1}`;
   }
 
@@ -367,7 +383,7 @@ class Driver {
   private hidesDroppedCharacter(s: number, e: number, errTok: IToken): boolean {
     if (this.holes.length === 0) return false;
     const from = this.tokens[s].startOffset;
-    const to = isReal(errTok) ? errTok.startOffset : e < this.tokens.length ? this.tokens[e].startOffset : this.text.length;
+    const to = isReal(errTok) ? errTok.startOffset : e < this.tokens.length ? this.tokens[e].startOffset : this.end;
     return this.hasHole(from, to);
   }
 
@@ -416,7 +432,7 @@ class Driver {
   /** `expected WHAT after 'PREV'`, zero-width just after PREV (where the missing text belongs) */
   private expectedAfter(what: string, prevIdx: number, code: string, push = true): Diagnostic {
     const prev = prevIdx >= 0 ? this.tokens[prevIdx] : undefined;
-    const at = prev ? this.endOf(prevIdx) : 0;
+    const at = prev ? this.endOf(prevIdx) : this.base;
     const d: Diagnostic = {
       code,
       severity: 'error',
@@ -429,7 +445,7 @@ class Driver {
 
   /** reports a token that cannot start what `ctx` expects, unless a dropped character just before it explains it */
   private stray(idx: number, ctx: Context | 'header'): void {
-    const from = idx > 0 ? this.endOf(idx - 1) : 0;
+    const from = idx > 0 ? this.endOf(idx - 1) : this.base;
     const to = this.tokens[idx].startOffset;
     if (this.hasHole(from, to)) return;
     this.diagnostics.push(this.strayDiagnostic(idx, ctx));
@@ -510,17 +526,18 @@ class Driver {
 
   private sameLine(a: number, b: number): boolean {
     if (a < 0 || b >= this.tokens.length) return false;
-    return this.lines.position(this.tokens[a].startOffset).line === this.lines.position(this.tokens[b].startOffset).line;
+    const lines = this.lines();
+    return lines.position(this.tokens[a].startOffset - this.base).line === lines.position(this.tokens[b].startOffset - this.base).line;
   }
 
   private endOf(i: number): number {
     const tok = this.tokens[i];
-    return tok ? tok.startOffset + tok.image.length : 0;
+    return tok ? tok.startOffset + tok.image.length : this.base;
   }
 
   private tokenRange(i: number): ast.Range {
     const tok = this.tokens[i];
-    return tok ? { start: tok.startOffset, end: tok.startOffset + tok.image.length } : { start: 0, end: 0 };
+    return tok ? { start: tok.startOffset, end: tok.startOffset + tok.image.length } : { start: this.base, end: this.base };
   }
 }
 

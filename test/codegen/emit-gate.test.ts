@@ -157,8 +157,20 @@ test('a FIFO as a kernel template is refused at once (check and emit do not bloc
   const opts = { cwd: dir, encoding: 'utf8' as const, timeout: 20_000 };
   const e = spawnSync(process.execPath, [cli, 'emit', 'f.layout', '--kernel', 'k', '--out', 'fifo-out'], opts);
   assert.equal(e.status, 1, `emit: ${e.error ?? ''} ${e.stderr}`);
-  assert.match(e.stderr, /^f\.layout:3:31: error: template "pipe\.cu\.tmpl" not found \(looked for .*pipe\.cu\.tmpl\) \[kernel\/template-not-found\]$/m);
+  assert.match(e.stderr, /^f\.layout:3:31: error: template "pipe\.cu\.tmpl" \(\/.*\/pipe\.cu\.tmpl\) is a FIFO, not a plain file \[kernel\/template-unreadable\]$/m);
   const c = spawnSync(process.execPath, [cli, 'check', 'f.layout'], opts);
   assert.equal(c.status, 1, `check: ${c.error ?? ''} ${c.stderr}`);
-  assert.match(c.stdout, /\[kernel\/template-not-found\]/);
+  assert.match(c.stdout, /is a FIFO, not a plain file \[kernel\/template-unreadable\]/);
+});
+
+test('a folder or an oversized file as a kernel template says so (not "not found")', () => {
+  mkdirSync(join(dir, 'folder.cu.tmpl'));
+  writeFileSync(join(dir, 'big.cu.tmpl'), Buffer.alloc(4 * 1024 * 1024 + 1, 0x20));
+  writeFileSync(join(dir, 'g.layout'), 'param N = 8\nlayout Q = OrderBy(Row(N, N)).GroupBy([N, N])\nkernel k target cuda template "folder.cu.tmpl" {\n  idx = Q[i, j]\n}\nkernel b target cuda template "big.cu.tmpl" {\n  idx = Q[i, j]\n}\n');
+  const c = spawnSync(process.execPath, [cli, 'check', 'g.layout'], { cwd: dir, encoding: 'utf8', timeout: 20_000 });
+  assert.equal(c.status, 1, c.stderr);
+  const lines = c.stdout.split('\n').filter((l) => l.includes('kernel/'));
+  assert.equal(lines.length, 2, c.stdout);
+  assert.match(lines[0], /^g\.layout:3:31: error: template "folder\.cu\.tmpl" \(\/.*\/folder\.cu\.tmpl\) is a folder, not a plain file \[kernel\/template-unreadable\]$/);
+  assert.match(lines[1], /^g\.layout:6:31: error: template "big\.cu\.tmpl" \(\/.*\/big\.cu\.tmpl\) has 4,194,305 bytes, more than the 4,194,304 read \[kernel\/template-unreadable\]$/);
 });

@@ -39,8 +39,11 @@ export interface KernelContext {
 }
 
 export interface TemplateAccess {
-  /** reads a template file (absolute path); undefined when it does not exist or cannot be read */
-  readTemplate?: (absPath: string) => string | undefined;
+  /**
+   * reads a template file (absolute path): its text; undefined when it does not exist; or why it
+   * cannot be read (`{ unreadable: 'is a FIFO, not a plain file' }`)
+   */
+  readTemplate?: (absPath: string) => string | undefined | { unreadable: string };
   /**
    * the folder template files must stay inside: the workspace root in the editor. Default: the
    * .layout file's own folder.
@@ -105,11 +108,14 @@ export function findTemplate(decl: KernelDecl, ctx: Pick<KernelContext, 'path'>,
       },
     };
   }
-  let text: string | undefined;
+  let text: string | undefined | { unreadable: string };
   try {
     text = access.readTemplate?.(absPath);
   } catch {
     text = undefined;
+  }
+  if (typeof text === 'object') {
+    return { lookup: { kind: 'error', code: 'kernel/template-unreadable', message: `${label} (${absPath}) ${text.unreadable}` } };
   }
   if (text === undefined) {
     return {

@@ -3,9 +3,9 @@
 // The parser cuts the token stream at every declaration keyword and parses each piece on its
 // own, and no token spans a line break (comments and strings end at the line end). So the text
 // can be cut at every line that starts (column 0) with a declaration keyword: each such
-// "chunk" parses to exactly what the whole-file parse gives for it, shifted. A chunk is parsed
-// alone, told the line it starts on (`parse`'s `firstLine`) so that the positions quoted in
-// messages ("opened at 12:5") are the file's; its ranges are then shifted to file offsets.
+// "chunk" parses to exactly what the whole-file parse gives for it. A chunk is parsed alone, told
+// the offset and line it starts at (`parse`'s `offset` and `firstLine`), so that its ranges are
+// file offsets and the positions quoted in messages ("opened at 12:5") are the file's.
 //
 // `ChunkedParser` keeps the chunks of the previous version: an edit re-parses only the chunks
 // whose text changed (found by matching the unchanged leading and trailing chunks), and copies
@@ -149,19 +149,10 @@ export function matchChunks(old: readonly string[], now: readonly string[]): (nu
 }
 
 function parseChunk(text: string, start: number, line: number): Chunk {
-  // the chunk alone (no line breaks in front: that made a file of n declarations quadratic), told its
-  // first line so that positions quoted in messages are the file's
-  const r = parse(text, { firstLine: line });
-  const delta = start;
-  const shift = new Shifter(delta);
-  return {
-    text,
-    start,
-    line,
-    decls: r.file.decls.map((d) => shift.copy(d)),
-    comments: r.file.comments.map((c) => shift.copy(c)),
-    diagnostics: r.diagnostics.map((d) => shift.copy(d)),
-  };
+  // the chunk alone (no line breaks in front: that made a file of n declarations quadratic), told
+  // where it starts so that its ranges, and the positions quoted in messages, are the file's
+  const r = parse(text, { firstLine: line, offset: start });
+  return { text, start, line, decls: r.file.decls, comments: r.file.comments, diagnostics: r.diagnostics };
 }
 
 function shiftChunk(c: Chunk, delta: number, line: number): Chunk {

@@ -5,7 +5,7 @@
 // `kernelChecks` checks a whole file; `KernelChecker` checks one kernel block at a time, for the
 // incremental analysis (service/incremental.ts), and says when a kept result is still valid.
 import { realpathSync } from 'node:fs';
-import { readPlainFile } from './read-file.js';
+import { readPlainFileOr } from './read-file.js';
 import * as nodePath from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { File, KernelDecl } from '../../../grammar/src/ast.js';
@@ -16,13 +16,14 @@ import { kernelDiagnosticsOfFile, kernelTemplateDiagnostics, type TemplateAccess
  * Reads template files inside `root` only: a path that leaves it, also through a symbolic link, reads
  * as missing (undefined), as does anything that cannot be read.
  */
-export function templateReaderWithin(root: string): (absPath: string) => string | undefined {
+export function templateReaderWithin(root: string): (absPath: string) => string | undefined | { unreadable: string } {
   return (abs) => {
     try {
       const real = realpathSync(abs);
       const rel = nodePath.relative(realpathSync(root), real);
       if (rel.startsWith('..') || nodePath.isAbsolute(rel)) return undefined;
-      return readPlainFile(real); // never a FIFO or device: they would block for ever
+      const r = readPlainFileOr(real); // never a FIFO or device: they would block for ever
+      return typeof r === 'string' || 'unreadable' in r ? r : undefined;
     } catch {
       return undefined;
     }
@@ -32,7 +33,7 @@ export function templateReaderWithin(root: string): (absPath: string) => string 
 /** Where a document's template files come from: its path and how they are read. */
 function access(uri: string | undefined): { path: string; access: TemplateAccess } {
   let path = '/untitled.layout';
-  let readTemplate: ((abs: string) => string | undefined) | undefined;
+  let readTemplate: TemplateAccess['readTemplate'];
   if (uri?.startsWith('file:')) {
     try {
       path = fileURLToPath(uri);
