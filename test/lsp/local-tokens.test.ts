@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { tokenInfos } from '../../grammar/src/token-info.js';
 import { LayoutDocument } from '../../server/src/service/document.js';
-import { completion, completionWith, visibleNames } from '../../server/src/service/completion.js';
+import { clipSource, completion, completionWith, visibleNames } from '../../server/src/service/completion.js';
 import { lineTokens, tokensOfLines } from '../../server/src/service/local-tokens.js';
 import { layoutBlock } from '../../bench/support/lsp-files.js';
 import { matmul } from './fixtures.js';
@@ -66,4 +66,14 @@ test('tokens of lines are shifted to file offsets', () => {
     ['Row', 31, 'constructor'], ['(', 34, 'punctuation'], ['M', 35, 'identifier'], [',', 36, 'punctuation'], ['M', 38, 'identifier'],
     [')', 39, 'punctuation'], [')', 40, 'punctuation'], ['# c', 42, 'comment'],
   ]);
+});
+
+test('a name\'s detail: its declaration on one line, cut at 60 characters, as the whole text made one line and cut', () => {
+  const chars = fc.constantFrom('a', 'b', ' ', '  ', '\t', '\n', '\r\n', '\u00a0', '\u2028', '\ufeff', '\u3000', 'é', '\ud83d\ude00', '(', 'x'.repeat(20));
+  fc.assert(fc.property(fc.array(chars, { maxLength: 40 }).map((a) => a.join('')), fc.nat(), fc.nat(), (text, a, b) => {
+    const start = Math.min(a, b) % (text.length + 1);
+    const end = Math.min(text.length, start + (Math.max(a, b) % (text.length + 1)));
+    const src = text.slice(start, end).replace(/\s+/g, ' ');
+    assert.equal(clipSource(text, start, end), src.length > 60 ? src.slice(0, 57) + '...' : src);
+  }), { numRuns: 2000, seed: 60 });
 });

@@ -240,16 +240,34 @@ function nameEntry(d: SymbolDef, text: string): CompletionEntry {
 }
 
 function describe(d: SymbolDef, text: string): string {
-  const src = text.slice(d.declRange.start, d.declRange.end).replace(/\s+/g, ' ');
-  const clipped = src.length > 60 ? src.slice(0, 57) + '...' : src;
   switch (d.kind) {
     case 'free': return 'free index symbol';
     case 'permParam': return 'perm size parameter';
     case 'permIndex': return 'perm index';
     case 'inverseArg': return 'inverse argument';
-    case 'handle': return `handle: ${clipped}`;
-    default: return clipped;
+    case 'handle': return `handle: ${clipSource(text, d.declRange.start, d.declRange.end)}`;
+    default: return clipSource(text, d.declRange.start, d.declRange.end);
   }
+}
+
+/**
+ * `text.slice(start, end)` with each run of whitespace (`\s`) made one space, and when longer than
+ * 60 characters its first 57 and `...`; reads only as much of the text as that needs.
+ */
+export function clipSource(text: string, start: number, end: number): string {
+  let out = '';
+  let space = false;
+  for (let i = start; i < end && out.length <= 60; i++) {
+    const code = text.charCodeAt(i);
+    if (code === 32 || (code >= 9 && code <= 13) || (code > 127 && /\s/.test(text[i]))) {
+      if (!space) out += ' ';
+      space = true;
+    } else {
+      out += text[i];
+      space = false;
+    }
+  }
+  return out.length > 60 ? out.slice(0, 57) + '...' : out;
 }
 
 function dedupe(items: CompletionEntry[]): CompletionEntry[] {
