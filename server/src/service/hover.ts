@@ -13,11 +13,12 @@ import type { LayoutDocument } from './document.js';
 import { nodePath } from './document.js';
 import { constructor as builtinConstructor, method as builtinMethod, signatureLabel } from './builtins.js';
 import { tokenAt } from './navigation.js';
+import { lineTokens } from './local-tokens.js';
 import type { Settings } from './settings.js';
 import type { SymbolDef } from './symbols.js';
 import { layoutHover, oneLine, queryHover } from './layout-info.js';
 import { declaredValue, scheduleEnvOfDecl } from './elaboration.js';
-import { legoLinearFacts, linearHover } from './linear-hover.js';
+import { linearHover } from './linear-hover.js';
 
 export interface HoverResult {
   range: ast.Range;
@@ -38,7 +39,7 @@ export function hover(doc: LayoutDocument, offset: number, settings: Settings): 
     const md = describeSymbol(doc, occ.def, settings);
     return md ? { range: occ.range, markdown: md } : undefined;
   }
-  const tok = tokenAt(doc.tokens, offset);
+  const tok = tokenAt(lineTokens(doc.text, offset), offset); // no token spans a line break
   if (!tok) return undefined;
   const path = nodePath(doc.file, offset);
   const decl = path[0] as ast.Decl | undefined;
@@ -121,9 +122,8 @@ function describeSymbol(doc: LayoutDocument, def: SymbolDef, settings: Settings)
     }
     case 'linear': return linearHover(doc, def.name);
     case 'layout': {
-      const info = layoutHover(doc, def, settings);
-      const f2 = legoLinearFacts(doc, def.name);
-      if (info) return f2 ? `${info}\n\n${f2}` : info;
+      const info = layoutHover(doc, def, settings); // with the F2 facts
+      if (info) return info;
       const d = def.container as ast.LayoutDecl;
       return `**layout** \`${def.name}\`\n\n\`\`\`layout\n${src(d.value.range)}\n\`\`\`\n\n${usesLine}`;
     }
