@@ -19,6 +19,15 @@ const base = [
   '  offset_aptrs = A[pid_m, k, :, :]',
   '  pm, pn = B.inv(pid)',
   '}',
+  'schedule s for linalg.matmul(M, N, 64) on sm_90 {',
+  '  mm = findOp("linalg.matmul")',
+  '  tileForGrids(mm, [BM, 16])',
+  '  tile(mm, [0, 0, 16])',
+  '  promote(mm, [0, 1])',
+  '  parallelizeForThreads(mm, [4, 4])',
+  '  vectorize()',
+  '  bufferize()',
+  '}',
   '',
 ].join('\n');
 
@@ -37,6 +46,7 @@ const spots = (text: string) => [
   at(text, 'A[pid_m', 1), // a query, on its bracket
   at(text, '.inv(pid)', 2), // a query, on its method
   at(text, 'pm, pn', 4), // one result of a query (the binding's second name)
+  at(text, 'tileForGrids', 2), // a schedule step (its figures at the params' values)
 ];
 
 test('an edit that changes a layout\'s value changes its hover, as computed from scratch', () => {
@@ -53,6 +63,9 @@ test('an edit that changes a layout\'s value changes its hover, as computed from
   assert.notEqual(h0[0], after);
   assert.match(after ?? '', /logical shape: \[8, 2, 16, 16\]/);
   assert.match(h0[0] ?? '', /logical shape: \[4, 2, 16, 16\]/);
+  const smaller = base.replace('BM = 16', 'BM = 8');
+  assert.match(h0[5] ?? '', /grid: 4 x 2 = 8 blocks of 16 x 16 outputs/);
+  assert.match(hover(docOf(smaller), spots(smaller)[5], defaultSettings)?.markdown ?? '', /grid: 8 x 2 = 16 blocks of 8 x 16 outputs/);
 });
 
 test('an edit elsewhere re-uses the kept texts; the number of uses and fresh names are not kept', () => {
@@ -63,7 +76,7 @@ test('an edit elsewhere re-uses the kept texts; the number of uses and fresh nam
   const moved = '# a comment\nparam Z = 3\n' + base;
   const h1 = spots(moved).map((o) => hover(docOf(moved), o, defaultSettings)?.markdown);
   assert.deepEqual(h1, h0);
-  assert.equal(hoverCacheStats().hits - s0.hits, 5);
+  assert.equal(hoverCacheStats().hits - s0.hits, 6);
   // a new use of A: the hover says so
   const used = base.replace('}\n', '  offset_bptrs = A[pid_m, k, :, :]\n}\n');
   const [kept, fresh] = both(used, spots(used)[0]);

@@ -16,7 +16,7 @@ import { tokenAt } from './navigation.js';
 import { lineTokens } from './local-tokens.js';
 import type { Settings } from './settings.js';
 import type { SymbolDef } from './symbols.js';
-import { layoutHover, oneLine, queryHover } from './layout-info.js';
+import { keptHover, layoutHover, oneLine, queryHover } from './layout-info.js';
 import { declaredValue, scheduleEnvOfDecl } from './elaboration.js';
 import { linearHover } from './linear-hover.js';
 
@@ -46,7 +46,9 @@ export function hover(doc: LayoutDocument, offset: number, settings: Settings): 
   // a schedule step's primitive
   const step = path.find((n): n is ast.ScheduleStep => n.kind === 'Step');
   if (step && decl?.kind === 'Schedule' && within(step.primitive.range, offset)) {
-    const md = safe(() => describeStep(decl, step, scheduleEnvOfDecl(doc, decl)));
+    // the step's figures come from the schedule's model: kept across versions with its closure's texts
+    const at = `${step.range.start - decl.range.start}:${step.range.end - decl.range.start}`;
+    const md = keptHover(doc, `S:${step.range.start}`, decl, `S:${at}`, () => safe(() => describeStep(decl, step, scheduleEnvOfDecl(doc, decl))));
     return md ? { range: step.primitive.range, markdown: md } : undefined;
   }
   // a method: `.TileBy`, `.inv`

@@ -130,6 +130,18 @@ function acrossVersions(doc: LayoutDocument, decl: ast.Decl, extra: string, comp
   return r;
 }
 
+/**
+ * A hover text that depends only on the texts of `decl`'s closure and quotes no position (`extra`
+ * says which of the declaration's hovers it is, in offsets relative to the declaration): kept per
+ * version under `key` and across versions as `acrossVersions` keeps them.
+ */
+export function keptHover(doc: LayoutDocument, key: string, decl: ast.Decl, extra: string, compute: () => string | undefined): string | undefined {
+  return cached(doc, key, () => acrossVersions(doc, decl, extra, () => {
+    const text = compute();
+    return text === undefined ? undefined : { text, keep: true, fresh: [] };
+  })?.text);
+}
+
 let acrossOn = true;
 const stats = { hits: 0, misses: 0 };
 
