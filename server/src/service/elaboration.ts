@@ -6,7 +6,9 @@
 // source order: the way the incremental analysis elaborates a re-checked declaration, so that
 // what the elaborator knows of each name there is what the whole-file elaboration knows. A
 // kernel of the 2,000-line bench file needs about ten declarations, not the file's 585 (the
-// whole-file elaboration takes 30-100 ms there). The result is kept for the version.
+// whole-file elaboration takes 30-100 ms there). The result is kept for the version, and (with the
+// document's history) for later versions while those declarations and their names' meanings are
+// unchanged: the first hover after an edit elaborates only what the edit touched.
 import type * as ast from '../../../grammar/src/ast.js';
 import type { Diagnostic } from '../../../grammar/src/diagnostic.js';
 import { Elaborator, type Model } from '../check/elaborate.js';
@@ -51,14 +53,17 @@ function docModels(doc: LayoutDocument): DocModels {
 function definersOf(doc: LayoutDocument, m: DocModels): Map<string, number[]> {
   if (!m.definers) {
     const definers = new Map<string, number[]>();
-    doc.file.decls.forEach((d, j) => {
-      const defines = d.kind === 'Param' ? d.items.map((it) => it.name.name) : d.kind === 'Assume' ? [] : [d.name.name];
-      for (const n of defines) {
-        let l = definers.get(n);
-        if (!l) definers.set(n, (l = []));
-        l.push(j);
-      }
-    });
+    const add = (n: string, j: number) => {
+      const l = definers.get(n);
+      if (l) l.push(j);
+      else definers.set(n, [j]);
+    };
+    const decls = doc.file.decls;
+    for (let j = 0; j < decls.length; j++) {
+      const d = decls[j];
+      if (d.kind === 'Param') for (const it of d.items) add(it.name.name, j);
+      else if (d.kind !== 'Assume') add(d.name.name, j);
+    }
     m.definers = definers;
   }
   return m.definers;
@@ -67,7 +72,8 @@ function definersOf(doc: LayoutDocument, m: DocModels): Map<string, number[]> {
 function assumesOf(doc: LayoutDocument, m: DocModels): number[] {
   if (!m.assumes) {
     const out: number[] = [];
-    doc.file.decls.forEach((d, j) => { if (d.kind === 'Assume') out.push(j); });
+    const decls = doc.file.decls;
+    for (let j = 0; j < decls.length; j++) if (decls[j].kind === 'Assume') out.push(j);
     m.assumes = out;
   }
   return m.assumes;
@@ -96,10 +102,21 @@ export function modelOfDecl(doc: LayoutDocument, decl: ast.Decl): DeclModel {
   const m = docModels(doc);
   let r = m.byDecl.get(decl);
   if (!r) {
-    r = elaborateClosure(doc, m, decl);
+    r = elaborateClosure(doc, m, decl, undefined, doc.history?.models as WeakMap<ast.Decl, Carried> | undefined);
     m.byDecl.set(decl, r);
   }
   return r;
+}
+
+/**
+ * A declaration's model as an earlier version built it: valid in a later version when the
+ * declarations elaborated for it are the same (unchanged) declarations and each resolves its names
+ * exactly as then (the same resolution unit): the elaborator then computes the same model.
+ */
+interface Carried {
+  decls: ast.Decl[];
+  units: (object | undefined)[];
+  result: DeclModel;
 }
 
 /**
@@ -110,11 +127,49 @@ export function modelWithOverrides(doc: LayoutDocument, decl: ast.Decl, override
   return elaborateClosure(doc, docModels(doc), decl, overrides);
 }
 
-function elaborateClosure(doc: LayoutDocument, m: DocModels, decl: ast.Decl, overrides?: ReadonlyMap<string, bigint>): DeclModel {
+/**
+ * The declarations that `decl` is elaborated with (itself, those that declare a name it uses,
+ * transitively, and the file's `assume`s), in source order: together with their order, their
+ * texts decide its model (the cross-version hover cache of layout-info.ts is keyed on them).
+ */
+export function closureOf(doc: LayoutDocument, decl: ast.Decl): ast.Decl[] {
+  const decls = doc.file.decls;
+  return closureIndices(doc, docModels(doc), decl).map((j) => decls[j]);
+}
+
+function elaborateClosure(doc: LayoutDocument, m: DocModels, decl: ast.Decl, overrides?: ReadonlyMap<string, bigint>, carried?: WeakMap<ast.Decl, Carried>): DeclModel {
+  const decls = doc.file.decls;
+  const resolution = doc.symbols.resolution;
+  const closure = closureIndices(doc, m, decl);
+  if (closure.length === 0) return { model: new Elaborator(resolution, overrides ? { overrides } : {}).model, diagnostics: [] };
+  const order = closure.map((j) => decls[j]);
+  const units = carried ? order.map((d) => resolution.unitOf(d)) : [];
+  const kept = carried?.get(decl);
+  if (kept && same(kept.decls, order) && same(kept.units, units)) return kept.result;
+  const el = new Elaborator(resolution, overrides ? { overrides } : {});
+  for (const d of order) {
+    try {
+      el.decl(d);
+    } catch (e) {
+      el.report('elab/internal-error', d.range, `internal error while elaborating: ${e instanceof Error ? e.message : String(e)}`, 'warning');
+    }
+  }
+  const result = { model: el.model, diagnostics: el.diagnostics };
+  carried?.set(decl, { decls: order, units, result });
+  return result;
+}
+
+function same<T>(a: readonly T[], b: readonly T[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+/** the indices of `closureOf`, sorted; none when `decl` is not one of the file's */
+function closureIndices(doc: LayoutDocument, m: DocModels, decl: ast.Decl): number[] {
   const decls = doc.file.decls;
   const start = indexOfDecl(decls, decl);
-  const el = new Elaborator(doc.symbols.resolution, overrides ? { overrides } : {});
-  if (start === undefined) return { model: el.model, diagnostics: [] };
+  if (start === undefined) return [];
   const closure = new Set<number>([start]);
   const stack = [start];
   // file-level facts (`assume`) cover every query: elaborate them with the declaration
@@ -135,15 +190,7 @@ function elaborateClosure(doc: LayoutDocument, m: DocModels, decl: ast.Decl, ove
       }
     }
   }
-  for (const j of [...closure].sort((a, b) => a - b)) {
-    const d = decls[j];
-    try {
-      el.decl(d);
-    } catch (e) {
-      el.report('elab/internal-error', d.range, `internal error while elaborating: ${e instanceof Error ? e.message : String(e)}`, 'warning');
-    }
-  }
-  return { model: el.model, diagnostics: el.diagnostics };
+  return [...closure].sort((a, b) => a - b);
 }
 
 /** The first error the elaborator reported inside `range`, if any. */
