@@ -3,7 +3,8 @@
 // looked up in the unit of the declaration that contains it; symbolAt reads one declaration's index.
 import type * as ast from './ast.js';
 import type { Diagnostic } from './diagnostic.js';
-import type { Definition, NameUse, Resolution, SymbolKind, Top, Unit } from './resolve.js';
+import type { Definition, Global, NameUse, Resolution, SymbolKind, Top, Unit } from './resolve.js';
+import { tableOf, topsOf, type ResolveCache } from './resolve.js';
 
 const TOP_LEVEL: ReadonlySet<SymbolKind> = new Set(['param', 'const', 'let', 'layout', 'perm', 'linear', 'kernel', 'schedule']);
 
@@ -14,26 +15,59 @@ export class Composed implements Resolution {
   private _definitions?: Definition[];
   private _free?: Definition[];
   private _used?: Set<Definition>;
+  private _globals?: ReadonlyMap<string, Definition>;
+  /** the first-declaration table of this version, once the cache has moved on */
+  private _table?: Map<string, Global>;
   private readonly byDecl = new Map<ast.Decl, Unit>();
 
   constructor(
     private readonly decls: readonly ast.Decl[],
-    private readonly tops: readonly Top[][],
     private readonly units: readonly Unit[],
-    readonly globals: Map<string, Definition>,
+    private readonly cache: ResolveCache,
+    private readonly stamp: number,
     readonly diagnostics: Diagnostic[],
-    private readonly binders: () => ReadonlyMap<Definition, number> | undefined,
   ) {
-    this.refs = new UnitMap<NameUse, Definition>(decls, units, (u) => u.refs, []);
-    const topDecls: [ast.Ident, Definition][] = [];
-    for (const t of tops) for (const { def } of t) topDecls.push([def.ident!, def]);
-    this.declarations = new UnitMap<ast.Ident, Definition>(decls, units, (u) => u.declarations, topDecls);
+    this.refs = new UnitMap<NameUse, Definition>(decls, units, (u) => u.refs, () => undefined);
+    this.declarations = new UnitMap<ast.Ident, Definition>(decls, units, (u) => u.declarations, (k) => this.topIdent(k), () => this.topEntries());
+  }
+
+  /** is this the cache's latest version (its live tables are this version's) */
+  private get current(): boolean {
+    return this.cache.stamp === this.stamp;
+  }
+
+  private table(): ReadonlyMap<string, Global> {
+    if (this.current) return this.cache.table;
+    this._table ??= tableOf(this.decls, this.cache);
+    return this._table;
+  }
+
+  get globals(): ReadonlyMap<string, Definition> {
+    if (!this._globals) {
+      // in source order (the live table is in the order names came)
+      const out = new Map<string, Definition>();
+      for (const [k, g] of [...this.table()].sort((x, y) => x[1].def.ident!.range.start - y[1].def.ident!.range.start)) out.set(k, g.def);
+      this._globals = out;
+    }
+    return this._globals;
+  }
+
+  private *topEntries(): Iterable<[ast.Ident, Definition]> {
+    for (const d of this.decls) for (const { def } of topsOf(this.cache, d)) yield [def.ident!, def];
+  }
+
+  /** a top-level declaring identifier's definition */
+  private topIdent(k: ast.Ident): Definition | undefined {
+    const j = lastStartingAt(this.decls, k.range.start);
+    if (j < 0) return undefined;
+    for (const t of topsOf(this.cache, this.decls[j])) if (t.def.ident === k) return t.def;
+    return undefined;
   }
 
   get definitions(): Definition[] {
     if (!this._definitions) {
       const out: Definition[] = [];
-      for (const t of this.tops) for (const { def } of t) out.push(def);
+      for (const d of this.decls) for (const { def } of topsOf(this.cache, d)) out.push(def);
       for (const u of this.units) for (const d of u.definitions) out.push(d);
       this._definitions = out;
     }
@@ -65,7 +99,7 @@ export class Composed implements Resolution {
     // the last use or declaring identifier that starts at or before `offset`: in the last declaration
     // starting there, or (when it has none there) the one before
     for (let j = lastStartingAt(this.decls, offset); j >= 0; j--) {
-      const index = indexOf(this.units[j], this.tops[j]);
+      const index = indexOf(this.units[j], topsOf(this.cache, this.decls[j]));
       let lo = 0;
       let hi = index.length - 1;
       let found = -1;
@@ -81,14 +115,18 @@ export class Composed implements Resolution {
   }
 
   isUsed(def: Definition): boolean {
-    const b = this.binders();
-    if (b) return (b.get(def) ?? 0) > 0;
+    if (this.current) return (this.cache.binders.get(def) ?? 0) > 0;
     // an older resolution of a cached document: count again
     if (!this._used) {
       this._used = new Set();
       for (const u of this.units) for (const d of u.bound) this._used.add(d);
     }
     return this._used.has(def);
+  }
+
+  unusedGlobals(): Definition[] {
+    const out = this.current ? [...this.cache.unused] : [...this.globals.values()].filter((d) => !this.isUsed(d));
+    return out.sort((x, y) => x.ident!.range.start - y.ident!.range.start);
   }
 
   unitOf(decl: ast.Decl): object | undefined {
@@ -134,32 +172,28 @@ function indexOf(u: Unit, tops: readonly Top[]): NonNullable<Unit['index']> {
  */
 class UnitMap<K extends { range: ast.Range }, V> implements ReadonlyMap<K, V> {
   private last = -1;
-  private firstMap?: Map<K, V>;
 
   constructor(
     private readonly decls: readonly ast.Decl[],
     private readonly units: readonly Unit[],
     private readonly of: (u: Unit) => ReadonlyMap<K, V>,
-    private readonly first: readonly [K, V][],
+    /** entries before the units' (the top-level declaring identifiers): lookup and listing */
+    private readonly firstGet: (key: K) => V | undefined,
+    private readonly firstEntries: () => Iterable<[K, V]> = () => [],
   ) {}
 
   get(key: K): V | undefined {
-    if (this.first.length) {
-      this.firstMap ??= new Map(this.first);
-      const v = this.firstMap.get(key);
-      if (v !== undefined) return v;
-    }
+    const f = this.firstGet(key);
+    if (f !== undefined) return f;
     const at = key.range.start;
     let j = this.last;
     if (!(j >= 0 && this.decls[j].range.start <= at && at <= this.decls[j].range.end)) {
       j = lastStartingAt(this.decls, at);
+      // a node outside every declaration's range (never seen): look everywhere
       if (j < 0 || at > this.decls[j].range.end) return this.scan(key);
       this.last = j;
     }
-    const v = this.of(this.units[j]).get(key);
-    if (v !== undefined) return v;
-    // a node outside its declaration's range (never seen): look everywhere
-    return this.scan(key);
+    return this.of(this.units[j]).get(key);
   }
 
   private scan(key: K): V | undefined {
@@ -175,13 +209,14 @@ class UnitMap<K extends { range: ast.Range }, V> implements ReadonlyMap<K, V> {
   }
 
   get size(): number {
-    let n = this.first.length;
+    let n = 0;
+    for (const _ of this.firstEntries()) n++;
     for (const u of this.units) n += this.of(u).size;
     return n;
   }
 
   *entries(): MapIterator<[K, V]> {
-    for (const e of this.first) yield e;
+    yield* this.firstEntries();
     for (const u of this.units) yield* this.of(u).entries();
   }
 
