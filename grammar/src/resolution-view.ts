@@ -22,13 +22,13 @@ export class Composed implements Resolution {
 
   constructor(
     private readonly decls: readonly ast.Decl[],
-    private readonly units: readonly Unit[],
+    private readonly unitList: readonly Unit[],
     private readonly cache: ResolveCache,
     private readonly stamp: number,
     readonly diagnostics: Diagnostic[],
   ) {
-    this.refs = new UnitMap<NameUse, Definition>(decls, units, (u) => u.refs, () => undefined);
-    this.declarations = new UnitMap<ast.Ident, Definition>(decls, units, (u) => u.declarations, (k) => this.topIdent(k), () => this.topEntries());
+    this.refs = new UnitMap<NameUse, Definition>(decls, unitList, (u) => u.refs, () => undefined);
+    this.declarations = new UnitMap<ast.Ident, Definition>(decls, unitList, (u) => u.declarations, (k) => this.topIdent(k), () => this.topEntries());
   }
 
   /** is this the cache's latest version (its live tables are this version's) */
@@ -43,13 +43,13 @@ export class Composed implements Resolution {
   }
 
   get globals(): ReadonlyMap<string, Definition> {
-    if (!this._globals) {
-      // in source order (the live table is in the order names came)
-      const out = new Map<string, Definition>();
-      for (const [k, g] of [...this.table()].sort((x, y) => x[1].def.ident!.range.start - y[1].def.ident!.range.start)) out.set(k, g.def);
-      this._globals = out;
-    }
+    this._globals ??= new GlobalsView(() => this.table());
     return this._globals;
+  }
+
+  /** the units of the file's declarations, in order (opaque keys: see `unitOf`) */
+  units(): readonly object[] {
+    return this.unitList;
   }
 
   private *topEntries(): Iterable<[ast.Ident, Definition]> {
@@ -68,7 +68,7 @@ export class Composed implements Resolution {
     if (!this._definitions) {
       const out: Definition[] = [];
       for (const d of this.decls) for (const { def } of topsOf(this.cache, d)) out.push(def);
-      for (const u of this.units) for (const d of u.definitions) out.push(d);
+      for (const u of this.unitList) for (const d of u.definitions) out.push(d);
       this._definitions = out;
     }
     return this._definitions;
@@ -77,7 +77,7 @@ export class Composed implements Resolution {
   get freeSymbols(): Definition[] {
     if (!this._free) {
       const out: Definition[] = [];
-      for (const u of this.units) for (const d of u.freeSymbols) out.push(d);
+      for (const u of this.unitList) for (const d of u.freeSymbols) out.push(d);
       this._free = out;
     }
     return this._free;
@@ -88,7 +88,7 @@ export class Composed implements Resolution {
     // a local or free symbol: its declaration's uses; a top-level name: the declarations that looked it
     // up; a built-in (no declaration): every declaration
     const own = def.decl && !TOP_LEVEL.has(def.kind) ? this.unit(def.decl) : undefined;
-    for (const u of own ? [own] : this.units) {
+    for (const u of own ? [own] : this.unitList) {
       if (!own && def.decl && u.looked.get(def.name) !== def) continue;
       for (const [use, d] of u.refs) if (d === def) out.push(use);
     }
@@ -99,7 +99,7 @@ export class Composed implements Resolution {
     // the last use or declaring identifier that starts at or before `offset`: in the last declaration
     // starting there, or (when it has none there) the one before
     for (let j = lastStartingAt(this.decls, offset); j >= 0; j--) {
-      const index = indexOf(this.units[j], topsOf(this.cache, this.decls[j]));
+      const index = indexOf(this.unitList[j], topsOf(this.cache, this.decls[j]));
       let lo = 0;
       let hi = index.length - 1;
       let found = -1;
@@ -119,7 +119,7 @@ export class Composed implements Resolution {
     // an older resolution of a cached document: count again
     if (!this._used) {
       this._used = new Set();
-      for (const u of this.units) for (const d of u.bound) this._used.add(d);
+      for (const u of this.unitList) for (const d of u.bound) this._used.add(d);
     }
     return this._used.has(def);
   }
@@ -135,9 +135,48 @@ export class Composed implements Resolution {
 
   private unit(decl: ast.Decl): Unit | undefined {
     const j = lastStartingAt(this.decls, decl.range.start);
-    if (j >= 0 && this.decls[j] === decl) return this.units[j];
-    if (this.byDecl.size === 0) this.units.forEach((u) => this.byDecl.set(u.decl, u));
+    if (j >= 0 && this.decls[j] === decl) return this.unitList[j];
+    if (this.byDecl.size === 0) this.unitList.forEach((u) => this.byDecl.set(u.decl, u));
     return this.byDecl.get(decl);
+  }
+}
+
+/** The top-level names over a first-declaration table: looked up directly, listed in source order. */
+class GlobalsView implements ReadonlyMap<string, Definition> {
+  private sorted?: [string, Definition][];
+  constructor(private readonly table: () => ReadonlyMap<string, Global>) {}
+
+  get(name: string): Definition | undefined {
+    return this.table().get(name)?.def;
+  }
+
+  has(name: string): boolean {
+    return this.table().has(name);
+  }
+
+  get size(): number {
+    return this.table().size;
+  }
+
+  *entries(): MapIterator<[string, Definition]> {
+    this.sorted ??= [...this.table()].sort((x, y) => x[1].def.ident!.range.start - y[1].def.ident!.range.start).map(([k, g]) => [k, g.def]);
+    yield* this.sorted;
+  }
+
+  *keys(): MapIterator<string> {
+    for (const [k] of this.entries()) yield k;
+  }
+
+  *values(): MapIterator<Definition> {
+    for (const [, v] of this.entries()) yield v;
+  }
+
+  [Symbol.iterator](): MapIterator<[string, Definition]> {
+    return this.entries();
+  }
+
+  forEach(f: (value: Definition, key: string, map: ReadonlyMap<string, Definition>) => void): void {
+    for (const [k, v] of this.entries()) f(v, k, this);
   }
 }
 

@@ -65,6 +65,8 @@ export interface Resolution {
    * there (rules keep per-declaration summaries under it). Undefined for a declaration not in the file.
    */
   unitOf(decl: ast.Decl): object | undefined;
+  /** `unitOf` of every declaration of the file, in order */
+  units(): readonly object[];
   /** `name/...` diagnostics, in source order */
   diagnostics: Diagnostic[];
 }

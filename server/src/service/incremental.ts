@@ -34,7 +34,7 @@ import { linearDiagnostics } from '../check/linear.js';
 import { checkSchedule, scheduleEnvOf, type ScheduleEnv } from '../check/schedule/index.js';
 import { DEFAULT_BUDGET, ruleContext, rules, type RuleContext } from '../check/rules/index.js';
 import { ChunkedParser, type Chunk } from './chunks.js';
-import { KernelChecker, kernelChecks, type KernelResult } from './kernel-checks.js';
+import { KernelChecker, kernelChecks, Placeholders, type KernelResult } from './kernel-checks.js';
 import { Mover } from './incremental-move.js';
 
 export interface IncrementalOptions {
@@ -382,9 +382,9 @@ export class IncrementalAnalysis {
       const k = d.decl;
       if (k.kind !== 'Kernel') continue;
       // a kept result that asked about param names stays valid while the file's param names are the same
-      const keep = d.kernel && !todo(d.index) && d.kernel.asked && (paramsChanged || full ? (kernelChecker ??= new KernelChecker(p.file, text, options.uri)).valid(d.kernel) : true);
+      const keep = d.kernel && !todo(d.index) && d.kernel.asked && (paramsChanged || full ? (kernelChecker ??= new KernelChecker(p.file, text, options.uri, new Placeholders(params, p.file))).valid(d.kernel) : true);
       if (!keep) {
-        kernelChecker ??= new KernelChecker(p.file, text, options.uri);
+        kernelChecker ??= new KernelChecker(p.file, text, options.uri, new Placeholders(params, p.file));
         if (stop?.()) return abandon();
         try {
           d.kernel = kernelChecker.check(k);
