@@ -234,7 +234,7 @@ describe('long checks', () => {
 
   test('a large file just opened gets its syntax and name diagnostics first, then the complete set; an edit only the complete set', async () => {
     // every file counts as large here (LAYOUT_EARLY_STAGE_MIN_CHARS); the default is 8,000 characters
-    const t = await LspClient.start({ settings: { diagnostics: { debounceMs: 0 } }, env: { LAYOUT_EARLY_STAGE_MIN_CHARS: '10' } });
+    const t = await LspClient.start({ settings: { diagnostics: { debounceMs: 0 }, genp: { checkBudget: 1e12 } }, env: { LAYOUT_EARLY_STAGE_MIN_CHARS: '10' } });
     try {
       const uri = t.uri('staged.layout');
       // a GenP check (a slow rule): the fast checks' results come as a stage of their own
@@ -254,6 +254,18 @@ describe('long checks', () => {
       await next;
       await new Promise((r) => setTimeout(r, 100));
       assert.deepEqual(codes(2), [['unused/let', 'size/groupby-mismatch', 'genp/partially-checked']]);
+      // edited before its first complete result (a long GenP check, cancelled): the new version's
+      // stages are published as they come too
+      const uri2 = t.uri('staged-edit.layout');
+      const long = slow(3000) + 'let y = zz\n';
+      const firstStage = t.waitFor((p) => p.uri === uri2 && p.version === 1);
+      void t.open(uri2, long);
+      assert.deepEqual((await firstStage).diagnostics.map((d) => d.code), ['name/undefined']);
+      const done2 = t.waitFor((p) => p.uri === uri2 && p.version === 2 && p.diagnostics.some((d) => String(d.code).startsWith('genp/')), 20_000);
+      t.change(uri2, 2, [{ range: rangeOf(long, '3000'), text: '6' }]);
+      await done2;
+      const codes2 = t.published.filter((p) => p.uri === uri2 && p.version === 2).map((p) => p.diagnostics.map((d) => d.code));
+      assert.deepEqual(codes2, [['name/undefined'], ['unused/let', 'name/undefined'], ['genp/partially-checked', 'unused/let', 'name/undefined']]);
       // a small file (the default threshold): one publish, the complete set
       const u = await LspClient.start({ settings: { diagnostics: { debounceMs: 0 } } });
       try {

@@ -4,10 +4,10 @@
 //
 // Staged publishing (as TypeScript's server shows syntax errors before semantic ones): the worker
 // sends the syntax and name diagnostics as soon as the file is parsed and resolved, then (when slow
-// GenP checks remain) everything else. Each stage is published as it arrives when nothing had been
-// published for the document yet (it was just opened) and the file is large enough for the full
-// analysis to take a while (`earlyMinChars`): a stage is complete for what it covers and the client
-// shows nothing else meanwhile. Otherwise a stage only feeds the interim publish of a long analysis
+// GenP checks remain) everything else. Each stage is published as it arrives while no complete
+// result has been published for the document (it was just opened, or edited before its first
+// result) and the file is large enough for the full analysis to take a while (`earlyMinChars`): a
+// stage is complete for what it covers and the client shows nothing more complete meanwhile. Otherwise a stage only feeds the interim publish of a long analysis
 // (`interimAfterMs`): published at once, it would replace the previous version's full result by a
 // smaller set on every edit. A stage is published only while its analysis is the running one for
 // the current version: the full result of that version always comes after it, and nothing older
@@ -67,7 +67,7 @@ export class DiagnosticsScheduler {
   private readonly pending = new Map<string, AnalysisJob>();
   private running?: Running;
   /** the last result per document, kept to answer code actions */
-  private readonly last = new Map<string, { version: number; diagnostics: Diagnostic[] }>();
+  private readonly last = new Map<string, { version: number; diagnostics: Diagnostic[]; complete: boolean }>();
 
   private isReady: boolean;
 
@@ -145,7 +145,7 @@ export class DiagnosticsScheduler {
     const syntax = (diagnostics: Diagnostic[]) => {
       if (this.running !== running) return;
       running.syntax = diagnostics;
-      running.staged = !this.last.has(job.uri) && job.text.length >= (this.o.earlyMinChars ?? EARLY_STAGE_MIN_CHARS);
+      running.staged = !this.last.get(job.uri)?.complete && job.text.length >= (this.o.earlyMinChars ?? EARLY_STAGE_MIN_CHARS);
       if (running.staged || (running.interimDue && !running.partial)) this.publishInterim(running);
     };
     void this.o.runner.run(job, { partial, syntax }).then((outcome) => {
@@ -165,11 +165,13 @@ export class DiagnosticsScheduler {
     const doc = this.o.document(job.uri);
     if (!doc || doc.version !== job.version || this.running !== running) return;
     const diagnostics = running.partial ?? running.syntax;
-    if (diagnostics) this.publish(doc, job, diagnostics);
+    // (a stage published already, on open, is not sent again when the interim time comes)
+    if (diagnostics && this.last.get(job.uri)?.diagnostics !== diagnostics) this.publish(doc, job, diagnostics, false);
   }
 
-  private publish(doc: TextDocument, job: AnalysisJob, diagnostics: Diagnostic[]): void {
-    this.last.set(job.uri, { version: job.version, diagnostics });
+  /** `complete`: the full result of the version (not a stage) */
+  private publish(doc: TextDocument, job: AnalysisJob, diagnostics: Diagnostic[], complete: boolean): void {
+    this.last.set(job.uri, { version: job.version, diagnostics, complete });
     void this.o.connection.sendDiagnostics({
       uri: job.uri,
       version: job.version,
@@ -205,7 +207,7 @@ export class DiagnosticsScheduler {
         range: { start: 0, end: 0 },
       });
     }
-    this.publish(doc, job, diagnostics);
+    this.publish(doc, job, diagnostics, true);
     this.o.onPublished?.(job.uri, job.version, ms);
   }
 }
