@@ -61,12 +61,13 @@ export const WARM_UP_RUNS = 72;
 const PARSE_ONLY_STEPS = 24;
 
 /**
- * Starts warming up, one step per event-loop turn (`setImmediate`), up to `runs` times, until
- * `busy()` says a request arrived: a step parses the whole sample (the parser is what the first
- * stage of an open waits for: its first big parse runs at about half the cost after these) and
- * analyses one unit. Returns a function that stops it.
+ * Starts warming up, one step per event-loop turn (`setImmediate`), up to `runs` steps (`onStep` is
+ * told each one's number, for tests), until `busy()` says a request arrived. The first
+ * `PARSE_ONLY_STEPS` parse one unit each, the others parse the whole sample and analyse one unit
+ * (the parser is what the first stage of an open waits for: the first parse of a big file runs at
+ * about half the cost after these). Returns a function that stops it.
  */
-export function warmUp(busy: () => boolean, runs = WARM_UP_RUNS): () => void {
+export function warmUp(busy: () => boolean, runs = WARM_UP_RUNS, onStep?: (step: number) => void): () => void {
   let left = runs;
   let timer: NodeJS.Immediate | undefined;
   const sample = WARM_UP_UNITS.join('\n');
@@ -78,6 +79,7 @@ export function warmUp(busy: () => boolean, runs = WARM_UP_RUNS): () => void {
       // the first steps only parse one unit (short steps, the first of which builds the parser and
       // the lexer: the parser is hot soon, and a document that arrives meanwhile waits for little)
       const unit = WARM_UP_UNITS[left % WARM_UP_UNITS.length];
+      onStep?.(done);
       if (done++ < PARSE_ONLY_STEPS) new ChunkedParser().parse(unit);
       else {
         new ChunkedParser().parse(sample);

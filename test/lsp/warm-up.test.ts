@@ -1,0 +1,46 @@
+// The analysis worker's warm-up (lsp/warm-up.ts): a sample that analyses without a diagnostic (the
+// warm-up runs the normal paths, not error paths), one step per event-loop turn, stopped by a
+// request (busy) or by its stop function, never more than `runs` steps.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { WARM_UP_RUNS, WARM_UP_UNITS, warmUp } from '../../server/src/lsp/warm-up.js';
+import { IncrementalAnalysis } from '../../server/src/service/incremental.js';
+
+const turns = (n: number) => new Promise<void>((resolve) => {
+  let left = n;
+  const next = () => (left-- <= 0 ? resolve() : setImmediate(next));
+  next();
+});
+
+test('the warm-up sample touches every declaration kind and has no diagnostics', () => {
+  const sample = WARM_UP_UNITS.join('\n');
+  for (const kw of ['param', 'const', 'let', 'layout', 'perm', 'kernel', 'schedule', 'GenP', 'RegP', 'TileBy', '.inv(']) assert.ok(sample.includes(kw), kw);
+  assert.deepEqual(new IncrementalAnalysis().diagnose(sample).diagnostics, []);
+  assert.equal(WARM_UP_RUNS, 72);
+});
+
+test('warm-up: one step per event-loop turn, at most `runs`, and none once a request is there', async () => {
+  const steps: number[] = [];
+  warmUp(() => false, 30, (s) => steps.push(s));
+  assert.deepEqual(steps, [], 'nothing runs before the event loop turns');
+  await turns(40);
+  assert.deepEqual(steps, Array.from({ length: 30 }, (_, k) => k));
+
+  let busy = false;
+  const seen: number[] = [];
+  warmUp(() => busy, 30, (s) => seen.push(s));
+  await turns(3);
+  busy = true;
+  const at = seen.length;
+  assert.ok(at >= 1 && at <= 3, String(at));
+  await turns(10);
+  assert.equal(seen.length, at);
+
+  const more: number[] = [];
+  const stop = warmUp(() => false, 30, (s) => more.push(s));
+  await turns(2);
+  stop();
+  const n = more.length;
+  await turns(10);
+  assert.equal(more.length, n);
+});
