@@ -62,3 +62,16 @@ test('the range checker itself catches a wrong range', () => {
   d.value.right.range = { start: 9, end: 13 }; // ' + c' instead of 'c'
   assert.ok(rangeProblems(text, r.file, true).length >= 2);
 });
+
+test('a piece parsed with its offset and first line gives the whole file\'s nodes, diagnostics and quoted positions', () => {
+  const head = 'param M = 4\r\nlet a = M * 2\n';
+  const piece = 'layuot B = OrderBy(Row(M, 4)\n  .GroupBy([2, 2])\nlet c = (a + 1\n';
+  const whole = parse(head + piece);
+  const part = parse(piece, { offset: head.length, firstLine: 2 });
+  const plain = (x: unknown) => JSON.parse(JSON.stringify(x, (_k, v) => (typeof v === 'bigint' ? `${v}n` : v)));
+  assert.deepEqual(plain(part.file.decls), plain(whole.file.decls.slice(2)));
+  assert.deepEqual(part.diagnostics, whole.diagnostics);
+  // the misspelled keyword (a line start inside the piece) and the unclosed '(' quoted at the file's line
+  assert.deepEqual(part.diagnostics.map((d) => d.code), ['parse/unexpected-token', 'parse/unclosed', 'parse/unclosed']);
+  assert.match(part.diagnostics[2].message, /opened at 5:9/);
+});
