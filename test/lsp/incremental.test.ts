@@ -150,9 +150,16 @@ test('incremental diagnostics are the whole-file analysis, after any edits (prop
     let text = examples[k];
     for (const e of [undefined, ...edits]) {
       if (e) text = apply(text, e);
-      const r = a.diagnose(text, { budget: BUDGET, gpuTarget: 'sm_90' });
+      const stages: Diagnostic[][] = [];
+      const r = a.diagnose(text, { budget: BUDGET, gpuTarget: 'sm_90', onSyntax: (d) => stages.push(d) });
       assert.equal(r.cancelled, false);
-      assert.deepEqual(plain(r.diagnostics), plain(full(text)), JSON.stringify(text));
+      const whole = full(text);
+      assert.deepEqual(plain(r.diagnostics), plain(whole), JSON.stringify(text));
+      // the first stage: exactly the syntax and name diagnostics of the whole-file analysis, in its order
+      if (!r.stats.full || stages.length) {
+        assert.equal(stages.length, 1);
+        assert.deepEqual(plain(stages[0]), plain(whole.filter((d) => /^(lex|parse|name)\//.test(d.code))), JSON.stringify(text));
+      }
     }
   }), { numRuns: 100 });
 });

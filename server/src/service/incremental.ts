@@ -54,6 +54,13 @@ export interface IncrementalOptions {
    * checks run; only when there are some to run.
    */
   onFast?: (diagnostics: Diagnostic[]) => void;
+  /**
+   * Called once, as soon as the file is parsed and its names resolved (before any elaboration),
+   * with the syntax and name diagnostics, sorted: exactly those of the result (complete for what
+   * they cover; the result adds the others). Not called when the whole file is analysed the plain
+   * way (`stats.full`) or the parse was stopped.
+   */
+  onSyntax?: (diagnostics: Diagnostic[]) => void;
   /** the document's URI, for the kernel checks' template files */
   uri?: string;
 }
@@ -159,6 +166,7 @@ export class IncrementalAnalysis {
     if (!p) return { diagnostics: [], cancelled: true, stats: { decls: 0, chunksParsed: 0, rechecked: 0, elaborated: 0, full: false } };
     if (!p.chunks || !p.from) throw new Fallback('too many syntax errors');
     const resolution = resolve(p.file, p.lines, this.resolveCache);
+    if (options.onSyntax) options.onSyntax(sorted([...p.diagnostics, ...resolution.diagnostics]));
     // the kept results are those of the chunks the parser compared with
     const old = this.state && this.state.chunks === previous ? this.state : undefined;
     const run = ++this.runs;
@@ -347,9 +355,10 @@ export class IncrementalAnalysis {
       for (let ri = 0; !busy && ri < rules.length; ri++) if (!SLOW[ri] && !rules[ri].global && d.rules[ri] === undefined) busy = true;
       if (!busy) continue;
       if (stop?.()) return abandon();
+      const one: RuleContext = { ...ctx, decls: [d.decl] };
       for (let ri = 0; ri < rules.length; ri++) {
         if (SLOW[ri] || rules[ri].global) continue;
-        if (todo(j) || d.rules[ri] === undefined) d.rules[ri] = runRule(rules[ri].run, { ...ctx, decls: [d.decl] }).diagnostics;
+        if (todo(j) || d.rules[ri] === undefined) d.rules[ri] = runRule(rules[ri].run, one).diagnostics;
       }
       if (todo(j) || d.schedule === undefined) {
         const s = d.decl;
