@@ -58,5 +58,28 @@ export class SnapshotCache {
   delete(uri: string): void {
     this.cache.delete(uri);
     this.parsers.delete(uri);
+    this.waiting.delete(uri);
+  }
+
+  private readonly waiting = new Set<string>();
+
+  /**
+   * Builds the first snapshot of a document just opened (the whole parse and name resolution) when
+   * the thread is next idle, so that the first request finds it ready; later versions are built on
+   * the first request (re-using this one: only what an edit touched). `current` gives the document then.
+   */
+  prepare(uri: string, current: () => TextDocument | undefined): void {
+    if (this.waiting.has(uri) || this.cache.has(uri)) return;
+    this.waiting.add(uri);
+    setImmediate(() => {
+      if (!this.waiting.delete(uri)) return; // closed meanwhile
+      const doc = current();
+      if (!doc) return;
+      try {
+        void this.get(doc).symbols;
+      } catch {
+        /* a request on it reports the failure */
+      }
+    });
   }
 }

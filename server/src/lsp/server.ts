@@ -25,6 +25,7 @@ import { TextDocument } from 'vscode-languageserver-textdocument';
 import { createRunner, serveAnalysisRequests, workerRole, type AnalysisRunner } from './analysis-runner.js';
 import { Resync } from './transport.js';
 import { SnapshotCache, type ClientSupport, type ServerContext } from './context.js';
+import { warmUpMainThread } from './warm-main.js';
 import { DiagnosticsScheduler, EARLY_STAGE_MIN_CHARS as DEFAULT_EARLY_STAGE_MIN_CHARS } from './diagnostics.js';
 import { SettingsStore } from './settings.js';
 import { documentSymbols } from './document-symbols.js';
@@ -214,6 +215,8 @@ export function startServer(connection: Connection): void {
   connection.onInitialized(() => {
     runner?.start();
     void settings.refresh().finally(() => signalReady());
+    // the request path's code compiled before the first request (warm-main.ts)
+    warmUpMainThread();
     // the workspace symbol index: one scan off the request path, then file-change notifications
     workspaceIndex.setFolders(folders);
     if (watchFilesDynamically) {
@@ -248,6 +251,8 @@ export function startServer(connection: Connection): void {
   }
 
   documents.onDidOpen((e) => ctx.scheduler.update(e.document, true));
+  // the main thread's first snapshot of a document is built when idle (SnapshotCache.prepare)
+  documents.onDidOpen((e) => snapshots.prepare(e.document.uri, () => documents.get(e.document.uri)));
   documents.onDidChangeContent((e) => {
     // onDidChangeContent also fires on open; the open handler already scheduled that version
     if (e.document.version !== openedVersion.get(e.document.uri)) ctx.scheduler.update(e.document);
