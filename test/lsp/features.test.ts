@@ -274,6 +274,10 @@ describe('completion and signature help', () => {
     const items = await labels(c.uri('c2.layout'), 'param M = 4, N = 8\nlet half = M / 2\nlayout A = $0\nlet later = 1\n');
     assert.deepEqual(items.map((i) => i.label), ['M', 'N', 'half', 'Row', 'Col', 'RegP', 'GenP', 'OrderBy', 'GroupBy', 'min', 'max', 'if', 'then', 'else', 'and', 'or', 'not']);
     assert.equal(items.find((i) => i.label === 'RegP')!.textEdit.newText, 'RegP([${1:dims}], [${2:perm}])');
+    assert.equal(items.find((i) => i.label === 'RegP')!.insertTextFormat, 2);
+    // plain text, the protocol's default format, is not said
+    const m = items.find((i) => i.label === 'M')!;
+    assert.deepEqual([m.textEdit.newText, m.insertTextFormat, 'insertTextFormat' in m], ['M', undefined, false]);
   });
 
   test('line start at top level: declaration keywords first', async () => {

@@ -6,12 +6,15 @@
 // - at the start of a top-level line: declaration keywords, then everything an expression may use;
 // - elsewhere in an expression: names in scope, constructors (snippets), `min`/`max`, expression keywords.
 // Nothing inside comments and strings.
+import type * as ast from '../../../grammar/src/ast.js';
 import type { TokenInfo } from '../../../grammar/src/token-info.js';
 import { PAYLOAD_OPS } from '../check/schedule/index.js';
 import { TARGETS as GPU_TARGETS } from '../check/targets.js';
 import type { LayoutDocument } from './document.js';
 import { CONSTRUCTORS, FUNCTIONS, KERNEL_TARGETS, METHODS, primitives, signatureLabel, type Builtin } from './builtins.js';
-import type { SymbolDef, SymbolKind } from './symbols.js';
+import { lineStartOf, tokensOfLines } from './local-tokens.js';
+import type { Definition } from '../../../grammar/src/resolve.js';
+import { contains, globalKinds, type SymbolDef, type SymbolKind } from './symbols.js';
 
 export type CompletionKind =
   | 'keyword' | 'constructor' | 'function' | 'method' | 'primitive' | 'target' | 'gpu' | 'op'
@@ -47,11 +50,19 @@ const declarationKeywords: [string, string, string][] = [
 const expressionKeywords = ['if', 'then', 'else', 'and', 'or', 'not'];
 
 export function completion(doc: LayoutDocument, offset: number): CompletionResult {
+  return completionWith(doc, offset, windowTokens(doc.text, offset));
+}
+
+/**
+ * Completion at `offset` from `tokens`: every token from the start of the declaration before the
+ * one the cursor is in (see `windowTokens`) to the end of the cursor's line, or the whole file's.
+ * Exported for the test that both give the same answer.
+ */
+export function completionWith(doc: LayoutDocument, offset: number, tokens: TokenInfo[]): CompletionResult {
   const text = doc.text;
   let start = offset;
   while (start > 0 && /[A-Za-z0-9_]/.test(text[start - 1])) start--;
   const replace = { start, end: offset };
-  const tokens = doc.tokens;
   const none: CompletionResult = { replace, items: [] };
   // inside a comment or a string: nothing
   const inside = tokens.find((t) => t.range.start < offset && offset <= t.range.end && (t.category === 'comment' || t.category === 'string'));
@@ -79,7 +90,7 @@ export function completion(doc: LayoutDocument, offset: number): CompletionResul
   }
   // element types of a schedule header: `(M, N, K) : f16 x f16 -> f32`
   if (prev && inScheduleHeader(before) && ((prev.text === ':' && before[before.length - 2]?.text === ')')
-    || (prev.text === 'x' && before.some((t) => t.text === ':')) || (prev.text === '>' && before[before.length - 2]?.text === '-'))) {
+    || (prev.text === 'x' && colonInHeader(before)) || (prev.text === '>' && before[before.length - 2]?.text === '-'))) {
     for (const [name, detail] of [['f16', '16-bit float (tensor cores: mma.sync m16n8k16)'], ['f32', '32-bit float'], ['bf16', '16-bit bfloat']]) {
       items.push({ label: name, kind: 'keyword', detail: `element type: ${detail}`, sortText: '0' });
     }
@@ -95,7 +106,7 @@ export function completion(doc: LayoutDocument, offset: number): CompletionResul
 
   const block = enclosingBlock(before);
   const depth = bracketDepth(before, block?.open);
-  const atLineStart = text.slice(lineStart(text, start), start).trim() === '';
+  const atLineStart = text.slice(lineStartOf(text, start), start).trim() === '';
 
   if (block?.kind === 'schedule' && depth === 0 && isStatementStart(prev)) {
     for (const p of primitives()) {
@@ -115,11 +126,11 @@ export function completion(doc: LayoutDocument, offset: number): CompletionResul
   }
   // names in scope, except the one being declared around the cursor
   let own: SymbolDef | undefined;
-  for (const g of doc.symbols.globals.values()) if (g.declRange.start <= offset && (!own || g.declRange.start > own.declRange.start)) own = g;
-  for (const d of doc.symbols.visibleAt(offset)) {
+  for (const g of globalsBefore(doc, offset)) if (g.declRange.start <= offset && (!own || g.declRange.start > own.declRange.start)) own = g;
+  for (const d of visibleNames(doc, offset)) {
     if (d.kind === 'kernel' || d.kind === 'schedule' || d === own) continue;
     if (d.range.start <= start && start <= d.range.end) continue; // the word being typed
-    items.push({ label: d.name, kind: d.kind, detail: describe(d, doc.text), sortText: '1' });
+    items.push(nameEntry(d, doc.text));
   }
   if (block?.kind !== 'schedule') {
     for (const c of CONSTRUCTORS) items.push(fromBuiltin(c, 'constructor', '2'));
@@ -144,23 +155,151 @@ function primitiveSnippet(name: string, nArgs: number): string {
   return `${name}(\${1:mm}, [\${2}])`;
 }
 
+/**
+ * The symbols visible at `offset`, exactly `doc.symbols.visibleAt(offset)` (locals of the enclosing
+ * declaration, then globals declared before it) without making a symbol of every name of the file:
+ * the locals are those of the declarations around `offset` only, the globals those declared before it.
+ */
+export function visibleNames(doc: LayoutDocument, offset: number): SymbolDef[] {
+  const out = new Map<string, SymbolDef>();
+  const symbols = doc.symbols;
+  const locals = localsOf(doc);
+  for (const decl of declsAround(doc.file.decls, offset)) {
+    for (const r of locals.get(decl) ?? []) {
+      const d = symbols.defOf(r);
+      if (!d || !d.scope || !contains(d.scope, offset)) continue;
+      if ((d.kind === 'binding' || d.kind === 'handle') && d.declRange.end > offset) continue;
+      if (d.kind === 'inverseArg' && !(d.container?.kind === 'Perm' && d.container.inverse && contains(d.container.inverse.range, offset))) continue;
+      if (d.kind === 'permIndex' && d.container?.kind === 'Perm' && d.container.inverse && contains(d.container.inverse.range, offset)) continue;
+      if (!out.has(d.name)) out.set(d.name, d);
+    }
+  }
+  for (const d of globalsBefore(doc, offset)) {
+    if (out.has(d.name)) continue;
+    if (d.declRange.end > offset && !contains(d.declRange, offset)) continue; // declared later
+    if (contains(d.declRange, offset)) continue; // its own declaration
+    out.set(d.name, d);
+  }
+  return [...out.values()];
+}
+
+/** The top-level declarations whose range contains `offset` (end inclusive: two when one ends where the next starts). */
+function declsAround(decls: readonly ast.Decl[], offset: number): ast.Decl[] {
+  // the first declaration that ends at or after `offset` (declarations are in source order)
+  let lo = 0;
+  let hi = decls.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    if (decls[mid].range.end < offset) lo = mid + 1;
+    else hi = mid - 1;
+  }
+  const out: ast.Decl[] = [];
+  for (let k = lo; k < decls.length && decls[k].range.start <= offset; k++) if (contains(decls[k].range, offset)) out.push(decls[k]);
+  return out;
+}
+
+/** the resolver's definitions that are not file-wide, by declaration, in the resolver's order; per version */
+const localLists = new WeakMap<LayoutDocument, Map<ast.Decl, Definition[]>>();
+function localsOf(doc: LayoutDocument): Map<ast.Decl, Definition[]> {
+  let m = localLists.get(doc);
+  if (!m) {
+    m = new Map();
+    for (const r of doc.symbols.resolution.definitions) {
+      if (!r.decl || globalKinds.has(r.kind as SymbolKind)) continue; // a global's scope is the file: never a local
+      let l = m.get(r.decl);
+      if (!l) m.set(r.decl, (l = []));
+      l.push(r);
+    }
+    localLists.set(doc, m);
+  }
+  return m;
+}
+
+/**
+ * The file-wide symbols whose declaration starts at or before `offset`, in the order of
+ * `doc.symbols.globals` (a symbol's declaring item or block lies inside its declaration, so no
+ * other can be visible at `offset` or be the one declared around it).
+ */
+function globalsBefore(doc: LayoutDocument, offset: number): SymbolDef[] {
+  const out: SymbolDef[] = [];
+  const symbols = doc.symbols;
+  for (const r of symbols.resolution.globals.values()) {
+    if (r.decl && r.decl.range.start > offset) continue;
+    const d = symbols.defOf(r);
+    if (d) out.push(d);
+  }
+  return out;
+}
+
+/** a name's entry, made once per symbol (a symbol belongs to one version) */
+const nameEntries = new WeakMap<SymbolDef, CompletionEntry>();
+function nameEntry(d: SymbolDef, text: string): CompletionEntry {
+  let e = nameEntries.get(d);
+  if (!e) nameEntries.set(d, (e = { label: d.name, kind: d.kind, detail: describe(d, text), sortText: '1' }));
+  return e;
+}
+
 function describe(d: SymbolDef, text: string): string {
-  const src = text.slice(d.declRange.start, d.declRange.end).replace(/\s+/g, ' ');
-  const clipped = src.length > 60 ? src.slice(0, 57) + '...' : src;
   switch (d.kind) {
     case 'free': return 'free index symbol';
     case 'permParam': return 'perm size parameter';
     case 'permIndex': return 'perm index';
     case 'inverseArg': return 'inverse argument';
-    case 'handle': return `handle: ${clipped}`;
-    default: return clipped;
+    case 'handle': return `handle: ${clipSource(text, d.declRange.start, d.declRange.end)}`;
+    default: return clipSource(text, d.declRange.start, d.declRange.end);
   }
+}
+
+/**
+ * `text.slice(start, end)` with each run of whitespace (`\s`) made one space, and when longer than
+ * 60 characters its first 57 and `...`; reads only as much of the text as that needs.
+ */
+export function clipSource(text: string, start: number, end: number): string {
+  let out = '';
+  let space = false;
+  for (let i = start; i < end && out.length <= 60; i++) {
+    const code = text.charCodeAt(i);
+    if (code === 32 || (code >= 9 && code <= 13) || (code > 127 && /\s/.test(text[i]))) {
+      if (!space) out += ' ';
+      space = true;
+    } else {
+      out += text[i];
+      space = false;
+    }
+  }
+  return out.length > 60 ? out.slice(0, 57) + '...' : out;
 }
 
 function dedupe(items: CompletionEntry[]): CompletionEntry[] {
   const seen = new Set<string>();
   return items.filter((i) => (seen.has(i.label) ? false : (seen.add(i.label), true)));
 }
+
+/**
+ * The tokens completion looks at: from the start of the declaration before the one that `offset`
+ * is in to the end of `offset`'s line. A declaration starts at a line that begins with a
+ * declaration keyword (`declWords`). Every backward scan below stops at such a keyword, and
+ * looks at most two tokens before the one it stops at; the declaration before gives those.
+ */
+export function windowTokens(text: string, offset: number): TokenInfo[] {
+  let start = offset;
+  while (start > 0 && /[A-Za-z0-9_]/.test(text[start - 1])) start--;
+  const own = declLineBefore(text, start);
+  const from = own > 0 ? declLineBefore(text, own) : 0;
+  return tokensOfLines(text, from, offset);
+}
+
+/** The start of the last line before `offset` (starting strictly before it) that begins with a declaration keyword; 0 if none. */
+function declLineBefore(text: string, offset: number): number {
+  let i = lineStartOf(text, offset);
+  if (i === offset && i > 0) i = lineStartOf(text, i - 1);
+  for (;;) {
+    if (i < offset && DECL_LINE.test(text.slice(i, i + 10))) return i;
+    if (i === 0) return 0;
+    i = lineStartOf(text, i - 1);
+  }
+}
+const DECL_LINE = /^(?:param|const|let|layout|perm|kernel|schedule)(?![A-Za-z0-9_])/;
 
 /** Code tokens that end at or before `offset` (comments dropped). */
 function tokensBefore(tokens: TokenInfo[], offset: number): TokenInfo[] {
@@ -191,7 +330,12 @@ function enclosingBlock(before: TokenInfo[]): { kind: 'kernel' | 'schedule'; ope
   return undefined;
 }
 
-/** Which header the cursor is in: after `schedule NAME for` and before its `(`. */
+/** A `:` in the schedule header before the cursor (after its `schedule` keyword). */
+function colonInHeader(before: TokenInfo[]): boolean {
+  for (let i = before.length - 1; i >= 0 && before[i].text !== 'schedule'; i--) if (before[i].text === ':') return true;
+  return false;
+}
+
 /** Inside `schedule NAME for ...` before its `{`. */
 function inScheduleHeader(before: TokenInfo[]): boolean {
   for (let i = before.length - 1; i >= 0; i--) {
@@ -227,10 +371,4 @@ function bracketDepth(before: TokenInfo[], from?: number): number {
 /** A schedule statement may start after `{`, after a complete step `)`, or at the very start. */
 function isStatementStart(prev: TokenInfo | undefined): boolean {
   return !prev || prev.text === '{' || prev.text === ')' || prev.text === '=';
-}
-
-function lineStart(text: string, offset: number): number {
-  let i = offset;
-  while (i > 0 && text[i - 1] !== '\n' && text[i - 1] !== '\r') i--;
-  return i;
 }

@@ -53,14 +53,17 @@ function docModels(doc: LayoutDocument): DocModels {
 function definersOf(doc: LayoutDocument, m: DocModels): Map<string, number[]> {
   if (!m.definers) {
     const definers = new Map<string, number[]>();
-    doc.file.decls.forEach((d, j) => {
-      const defines = d.kind === 'Param' ? d.items.map((it) => it.name.name) : d.kind === 'Assume' ? [] : [d.name.name];
-      for (const n of defines) {
-        let l = definers.get(n);
-        if (!l) definers.set(n, (l = []));
-        l.push(j);
-      }
-    });
+    const add = (n: string, j: number) => {
+      const l = definers.get(n);
+      if (l) l.push(j);
+      else definers.set(n, [j]);
+    };
+    const decls = doc.file.decls;
+    for (let j = 0; j < decls.length; j++) {
+      const d = decls[j];
+      if (d.kind === 'Param') for (const it of d.items) add(it.name.name, j);
+      else if (d.kind !== 'Assume') add(d.name.name, j);
+    }
     m.definers = definers;
   }
   return m.definers;
@@ -69,7 +72,8 @@ function definersOf(doc: LayoutDocument, m: DocModels): Map<string, number[]> {
 function assumesOf(doc: LayoutDocument, m: DocModels): number[] {
   if (!m.assumes) {
     const out: number[] = [];
-    doc.file.decls.forEach((d, j) => { if (d.kind === 'Assume') out.push(j); });
+    const decls = doc.file.decls;
+    for (let j = 0; j < decls.length; j++) if (decls[j].kind === 'Assume') out.push(j);
     m.assumes = out;
   }
   return m.assumes;
@@ -123,32 +127,22 @@ export function modelWithOverrides(doc: LayoutDocument, decl: ast.Decl, override
   return elaborateClosure(doc, docModels(doc), decl, overrides);
 }
 
+/**
+ * The declarations that `decl` is elaborated with (itself, those that declare a name it uses,
+ * transitively, and the file's `assume`s), in source order: together with their order, their
+ * texts decide its model (the cross-version hover cache of layout-info.ts is keyed on them).
+ */
+export function closureOf(doc: LayoutDocument, decl: ast.Decl): ast.Decl[] {
+  const decls = doc.file.decls;
+  return closureIndices(doc, docModels(doc), decl).map((j) => decls[j]);
+}
+
 function elaborateClosure(doc: LayoutDocument, m: DocModels, decl: ast.Decl, overrides?: ReadonlyMap<string, bigint>, carried?: WeakMap<ast.Decl, Carried>): DeclModel {
   const decls = doc.file.decls;
-  const start = indexOfDecl(decls, decl);
   const resolution = doc.symbols.resolution;
-  if (start === undefined) return { model: new Elaborator(resolution, overrides ? { overrides } : {}).model, diagnostics: [] };
-  const closure = new Set<number>([start]);
-  const stack = [start];
-  // file-level facts (`assume`) cover every query: elaborate them with the declaration
-  for (const j of assumesOf(doc, m)) {
-    if (!closure.has(j)) {
-      closure.add(j);
-      stack.push(j);
-    }
-  }
-  while (stack.length) {
-    const j = stack.pop()!;
-    for (const n of declNames(decls[j]).uses) {
-      for (const k of definersOf(doc, m).get(n) ?? []) {
-        if (!closure.has(k)) {
-          closure.add(k);
-          stack.push(k);
-        }
-      }
-    }
-  }
-  const order = [...closure].sort((a, b) => a - b).map((j) => decls[j]);
+  const closure = closureIndices(doc, m, decl);
+  if (closure.length === 0) return { model: new Elaborator(resolution, overrides ? { overrides } : {}).model, diagnostics: [] };
+  const order = closure.map((j) => decls[j]);
   const units = carried ? order.map((d) => resolution.unitOf(d)) : [];
   const kept = carried?.get(decl);
   if (kept && same(kept.decls, order) && same(kept.units, units)) return kept.result;
@@ -169,6 +163,34 @@ function same<T>(a: readonly T[], b: readonly T[]): boolean {
   if (a.length !== b.length) return false;
   for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
   return true;
+}
+
+/** the indices of `closureOf`, sorted; none when `decl` is not one of the file's */
+function closureIndices(doc: LayoutDocument, m: DocModels, decl: ast.Decl): number[] {
+  const decls = doc.file.decls;
+  const start = indexOfDecl(decls, decl);
+  if (start === undefined) return [];
+  const closure = new Set<number>([start]);
+  const stack = [start];
+  // file-level facts (`assume`) cover every query: elaborate them with the declaration
+  for (const j of assumesOf(doc, m)) {
+    if (!closure.has(j)) {
+      closure.add(j);
+      stack.push(j);
+    }
+  }
+  while (stack.length) {
+    const j = stack.pop()!;
+    for (const n of declNames(decls[j]).uses) {
+      for (const k of definersOf(doc, m).get(n) ?? []) {
+        if (!closure.has(k)) {
+          closure.add(k);
+          stack.push(k);
+        }
+      }
+    }
+  }
+  return [...closure].sort((a, b) => a - b);
 }
 
 /** The first error the elaborator reported inside `range`, if any. */

@@ -13,11 +13,12 @@ import type { LayoutDocument } from './document.js';
 import { nodePath } from './document.js';
 import { constructor as builtinConstructor, method as builtinMethod, signatureLabel } from './builtins.js';
 import { tokenAt } from './navigation.js';
+import { lineTokens } from './local-tokens.js';
 import type { Settings } from './settings.js';
 import type { SymbolDef } from './symbols.js';
-import { layoutHover, oneLine, queryHover } from './layout-info.js';
+import { keptHover, layoutHover, oneLine, queryHover } from './layout-info.js';
 import { declaredValue, scheduleEnvOfDecl } from './elaboration.js';
-import { legoLinearFacts, linearHover } from './linear-hover.js';
+import { linearHover } from './linear-hover.js';
 
 export interface HoverResult {
   range: ast.Range;
@@ -38,14 +39,16 @@ export function hover(doc: LayoutDocument, offset: number, settings: Settings): 
     const md = describeSymbol(doc, occ.def, settings);
     return md ? { range: occ.range, markdown: md } : undefined;
   }
-  const tok = tokenAt(doc.tokens, offset);
+  const tok = tokenAt(lineTokens(doc.text, offset), offset); // no token spans a line break
   if (!tok) return undefined;
   const path = nodePath(doc.file, offset);
   const decl = path[0] as ast.Decl | undefined;
   // a schedule step's primitive
   const step = path.find((n): n is ast.ScheduleStep => n.kind === 'Step');
   if (step && decl?.kind === 'Schedule' && within(step.primitive.range, offset)) {
-    const md = safe(() => describeStep(decl, step, scheduleEnvOfDecl(doc, decl)));
+    // the step's figures come from the schedule's model: kept across versions with its closure's texts
+    const at = `${step.range.start - decl.range.start}:${step.range.end - decl.range.start}`;
+    const md = keptHover(doc, `S:${step.range.start}`, decl, `S:${at}`, () => safe(() => describeStep(decl, step, scheduleEnvOfDecl(doc, decl))));
     return md ? { range: step.primitive.range, markdown: md } : undefined;
   }
   // a method: `.TileBy`, `.inv`
@@ -121,9 +124,8 @@ function describeSymbol(doc: LayoutDocument, def: SymbolDef, settings: Settings)
     }
     case 'linear': return linearHover(doc, def.name);
     case 'layout': {
-      const info = layoutHover(doc, def, settings);
-      const f2 = legoLinearFacts(doc, def.name);
-      if (info) return f2 ? `${info}\n\n${f2}` : info;
+      const info = layoutHover(doc, def, settings); // with the F2 facts
+      if (info) return info;
       const d = def.container as ast.LayoutDecl;
       return `**layout** \`${def.name}\`\n\n\`\`\`layout\n${src(d.value.range)}\n\`\`\`\n\n${usesLine}`;
     }

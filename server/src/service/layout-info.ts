@@ -10,7 +10,8 @@ import { printExprs, queryExpr, type Lang, type Model } from '../check/elaborate
 import { findBuiltin } from '../codegen/builtins.js';
 import type { LayoutDocument } from './document.js';
 import { declAt } from './document.js';
-import { errorIn, modelOfDecl } from './elaboration.js';
+import { closureOf, errorIn, modelOfDecl } from './elaboration.js';
+import { legoLinearFacts } from './linear-hover.js';
 import type { HoverLanguage, Settings } from './settings.js';
 import type { SymbolDef } from './symbols.js';
 
@@ -38,10 +39,14 @@ export function symContext(model: Model): A.SymContext {
 
 /** Names for the logical coordinates that no declaration of the file uses. */
 export function coordinateNames(doc: LayoutDocument, L: A.Layout): string[] {
+  return coordinateBases(L).map((n) => fresh(doc, n));
+}
+
+/** The names `coordinateNames` starts from (before adding `_` to those that the file declares). */
+function coordinateBases(L: A.Layout): string[] {
   const rank = A.dims(L).length;
-  const base = rank === 1 ? ['i'] : rank === 2 ? ['i', 'j'] : rank === 3 ? ['i', 'j', 'k']
+  return rank === 1 ? ['i'] : rank === 2 ? ['i', 'j'] : rank === 3 ? ['i', 'j', 'k']
     : L.kind === 'TileBy' && rank === 4 ? ['ti', 'tj', 'i', 'j'] : Array.from({ length: rank }, (_, k) => `i${k}`);
-  return base.map((n) => fresh(doc, n));
 }
 
 function fresh(doc: LayoutDocument, n: string): string {
@@ -56,8 +61,109 @@ const classes: Record<A.LayoutClass, string> = {
   'user-genp': 'with a user permutation (GenP)',
 };
 
+/**
+ * The hover of a layout name: its value, shape, class, apply and inv expressions, a table, the
+ * number of uses, then its F2 facts (linear-hover.ts); undefined when `def` is no layout the model
+ * knows. Kept per version, and (but for the number of uses) across versions: see `acrossVersions`.
+ */
 export function layoutHover(doc: LayoutDocument, def: SymbolDef, settings: Settings): string | undefined {
-  return cached(doc, `L:${def.name}:${settings.hover.language}`, () => computeLayoutHover(doc, def, settings));
+  return cached(doc, `L:${def.name}:${settings.hover.language}`, () => {
+    const decl = def.container;
+    // with `linear` declarations in the file, the F2 facts come from the whole file's model: not kept across versions
+    const linear = doc.file.decls.some((d) => d.kind === 'Linear');
+    const compute = (): Computed | undefined => {
+      const c = computeLayoutHover(doc, def, settings);
+      if (c && !linear) c.f2 = legoLinearFacts(doc, def.name);
+      return c;
+    };
+    // only the first declaration of a name is the model's: its texts are decided by its closure
+    const r = decl?.kind === 'Layout' && doc.symbols.global(def.name) === def
+      ? acrossVersions(doc, decl, `L:${settings.hover.language}:${linear}`, compute)
+      : compute();
+    if (!r) return undefined;
+    const f2 = linear ? legoLinearFacts(doc, def.name) : r.f2;
+    const text = r.uses ? `${r.text}\n\n${usesLine(doc.symbols.usesOf(def).length)}` : r.text;
+    return f2 ? `${text}\n\n${f2}` : text;
+  });
+}
+
+function usesLine(uses: number): string {
+  return `${uses} use${uses === 1 ? '' : 's'} in this file`;
+}
+
+// ------------------------------------------------------------------ across versions
+
+/**
+ * Hover texts that the texts of a declaration's closure decide (the declarations it is elaborated
+ * with, in order: elaboration.ts `closureOf`), kept across versions: an edit elsewhere leaves them
+ * valid, and a hover there does not elaborate, evaluate and simplify again. Keyed on those texts
+ * and `extra` (the language; a query's offset in its declaration), checked on use against the
+ * names the text picked as unused in the file (`fresh`); only texts that quote no position (no
+ * error message) are kept. At most `ACROSS_VERSIONS` entries, the least recently used dropped.
+ */
+const across = new Map<string, Computed>();
+const ACROSS_VERSIONS = 500;
+
+/**
+ * A hover text that may be kept across versions (`keep`), the names it picked as unused in the
+ * file (`fresh`: base -> picked), and whether the number of uses follows it (never kept: an edit
+ * anywhere may change it).
+ */
+interface Computed { text: string; keep: boolean; fresh: [string, string][]; uses?: boolean; f2?: string }
+
+function acrossVersions(doc: LayoutDocument, decl: ast.Decl, extra: string, compute: () => Computed | undefined): Computed | undefined {
+  const key = `${extra}\u0001${closureOf(doc, decl).map((d) => doc.text.slice(d.range.start, d.range.end)).join('\u0000')}`;
+  if (!acrossOn) return compute();
+  const hit = across.get(key);
+  if (hit && hit.fresh.every(([base, name]) => fresh(doc, base) === name)) {
+    stats.hits++;
+    across.delete(key); // most recently used last
+    across.set(key, hit);
+    return hit;
+  }
+  stats.misses++;
+  const r = compute();
+  if (r?.keep) {
+    across.set(key, r);
+    if (across.size > ACROSS_VERSIONS) across.delete(across.keys().next().value!);
+  }
+  return r;
+}
+
+/**
+ * A hover text that depends only on the texts of `decl`'s closure and quotes no position (`extra`
+ * says which of the declaration's hovers it is, in offsets relative to the declaration): kept per
+ * version under `key` and across versions as `acrossVersions` keeps them.
+ */
+export function keptHover(doc: LayoutDocument, key: string, decl: ast.Decl, extra: string, compute: () => string | undefined): string | undefined {
+  return cached(doc, key, () => acrossVersions(doc, decl, extra, () => {
+    const text = compute();
+    return text === undefined ? undefined : { text, keep: true, fresh: [] };
+  })?.text);
+}
+
+let acrossOn = true;
+const stats = { hits: 0, misses: 0 };
+
+/** Forgets every hover text kept across versions (for tests). */
+export function clearHoverCache(): void {
+  across.clear();
+}
+
+/** `f()` with no hover text looked up or kept across versions (for tests: what a hover is with nothing kept). */
+export function withoutHoverCache<T>(f: () => T): T {
+  const was = acrossOn;
+  acrossOn = false;
+  try {
+    return f();
+  } finally {
+    acrossOn = was;
+  }
+}
+
+/** Hovers answered from texts kept across versions, and the others (for tests). */
+export function hoverCacheStats(): { hits: number; misses: number } {
+  return { ...stats };
 }
 
 function cached(doc: LayoutDocument, key: string, f: () => string | undefined): string | undefined {
@@ -67,15 +173,15 @@ function cached(doc: LayoutDocument, key: string, f: () => string | undefined): 
   return h.get(key);
 }
 
-function computeLayoutHover(doc: LayoutDocument, def: SymbolDef, settings: Settings): string | undefined {
+/** The layout's hover but its last line (the number of uses, when `uses`). */
+function computeLayoutHover(doc: LayoutDocument, def: SymbolDef, settings: Settings): Computed | undefined {
   const r = layoutNamed(doc, def.name);
   if (!r) return undefined;
   const decl = def.container as ast.LayoutDecl;
-  const uses = doc.symbols.usesOf(def).length;
   const lines = [`**layout** \`${def.name}\` = \`${oneLine(doc.text.slice(decl.value.range.start, decl.value.range.end))}\``];
   if (!r.ok) {
     lines.push('', `cannot be evaluated: ${r.message}`);
-    return lines.join('\n');
+    return { text: lines.join('\n'), keep: false, fresh: [] };
   }
   const L = r.layout;
   const env = r.model.env;
@@ -108,8 +214,8 @@ function computeLayoutHover(doc: LayoutDocument, def: SymbolDef, settings: Setti
   if (lets.length) lines.push('', letsNote(lets));
   const table = values ? safe(() => tableOf(L, env, values)) : undefined;
   if (table) lines.push('', `positions at the params' values (rows: ${table.rowsLabel}, columns: ${table.colsLabel}):`, '', table.markdown);
-  lines.push('', `${uses} use${uses === 1 ? '' : 's'} in this file`);
-  return lines.join('\n');
+  const bases = [...coordinateBases(L), 'x'];
+  return { text: lines.join('\n'), keep: true, uses: true, fresh: [...names, x].map((n, k): [string, string] => [bases[k], n]) };
 }
 
 /**
@@ -207,13 +313,19 @@ export function queryLanguage(doc: LayoutDocument, q: ast.Node, settings: Settin
 
 export function queryHover(doc: LayoutDocument, q: ast.IndexExpr | ast.MethodCall, settings: Settings, component?: number): string | undefined {
   const lang = queryLanguage(doc, q, settings);
-  return cached(doc, `Q:${q.range.start}:${lang}:${component ?? ''}`, () => computeQueryHover(doc, q, lang, component));
+  return cached(doc, `Q:${q.range.start}:${lang}:${component ?? ''}`, () => {
+    const decl = declAt(doc.file, q.range.start);
+    const compute = () => computeQueryHover(doc, q, lang, component);
+    // the query is the node at the same place in its declaration's text
+    const at = decl ? `${q.kind}:${q.range.start - decl.range.start}:${q.range.end - decl.range.start}` : '';
+    return (decl ? acrossVersions(doc, decl, `Q:${lang}:${component ?? ''}:${at}`, compute) : compute())?.text;
+  });
 }
 
-function computeQueryHover(doc: LayoutDocument, q: ast.IndexExpr | ast.MethodCall, lang: HoverLanguage, component?: number): string | undefined {
+function computeQueryHover(doc: LayoutDocument, q: ast.IndexExpr | ast.MethodCall, lang: HoverLanguage, component?: number): Computed {
   const r = queryTexts(doc, q, lang);
   const src = oneLine(doc.text.slice(q.range.start, q.range.end));
-  if (!r.ok) return `**query** \`${src}\`\n\ncannot generate code: ${r.message}`;
+  if (!r.ok) return { text: `**query** \`${src}\`\n\ncannot generate code: ${r.message}`, keep: false, fresh: [] };
   const binding = bindingOf(doc, q);
   const n = r.ops.length;
   const names = binding && binding.value === q && binding.names.length === n ? binding.names.map((x) => x.name) : [];
@@ -227,7 +339,7 @@ function computeQueryHover(doc: LayoutDocument, q: ast.IndexExpr | ast.MethodCal
   const out = [`**query** \`${src}\`${to} (${which}${ops} op${ops === 1 ? '' : 's'}, ${lang}):`, '', fence(lang, texts.join('\n'))];
   const lets = letsIn(one !== undefined ? r.exprs.slice(one, one + 1) : r.exprs, r.model);
   if (lets.length) out.push('', kernelLetsNote(lets, declAt(doc.file, q.range.start)));
-  return out.join('\n');
+  return { text: out.join('\n'), keep: true, fresh: [] };
 }
 
 /** The kernel binding whose value contains `q`. */

@@ -1,0 +1,125 @@
+// Layout and query hovers are kept across document versions, keyed on the texts of the
+// declarations they are elaborated with (layout-info.ts `acrossVersions`): after any edit, a hover
+// answers exactly what it answers with nothing kept, and an edit elsewhere re-uses the kept text.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import fc from 'fast-check';
+import { LayoutDocument } from '../../server/src/service/document.js';
+import { hover } from '../../server/src/service/hover.js';
+import { clearHoverCache, hoverCacheStats, withoutHoverCache } from '../../server/src/service/layout-info.js';
+import { defaultSettings, type Settings } from '../../server/src/service/settings.js';
+
+const base = [
+  'param M = 64, N = 32',
+  'param BM = 16',
+  'let half = M / 2',
+  'layout A = OrderBy(Row(M, N)).TileBy([M / BM, 2], [BM, N / 2])',
+  'layout B = OrderBy(Col(half, 4))',
+  'kernel kern target triton builtin matmul {',
+  '  offset_aptrs = A[pid_m, k, :, :]',
+  '  pm, pn = B.inv(pid)',
+  '}',
+  'schedule s for linalg.matmul(M, N, 64) on sm_90 {',
+  '  mm = findOp("linalg.matmul")',
+  '  tileForGrids(mm, [BM, 16])',
+  '  tile(mm, [0, 0, 16])',
+  '  promote(mm, [0, 1])',
+  '  parallelizeForThreads(mm, [4, 4])',
+  '  vectorize()',
+  '  bufferize()',
+  '}',
+  '',
+].join('\n');
+
+let version = 0;
+const docOf = (text: string) => new LayoutDocument('file:///across.layout', ++version, text);
+const at = (text: string, needle: string, delta = 0) => text.indexOf(needle) + delta;
+/** the hover with whatever is kept, and the hover with nothing kept */
+function both(text: string, offset: number, settings: Settings = defaultSettings): [string | undefined, string | undefined] {
+  const kept = hover(docOf(text), offset, settings)?.markdown;
+  const fresh = withoutHoverCache(() => hover(docOf(text), offset, settings)?.markdown);
+  return [kept, fresh];
+}
+const spots = (text: string) => [
+  at(text, 'offset_aptrs = A', 15), // a layout name
+  at(text, 'B.inv', 0), // another
+  at(text, 'A[pid_m', 1), // a query, on its bracket
+  at(text, '.inv(pid)', 2), // a query, on its method
+  at(text, 'pm, pn', 4), // one result of a query (the binding's second name)
+  at(text, 'tileForGrids', 2), // a schedule step (its figures at the params' values)
+];
+
+test('an edit that changes a layout\'s value changes its hover, as computed from scratch', () => {
+  clearHoverCache();
+  const h0 = spots(base).map((o) => hover(docOf(base), o, defaultSettings)?.markdown);
+  for (const [from, to] of [['M = 64', 'M = 128'], ['BM = 16', 'BM = 8'], ['M / 2', 'M / 4'], ['Col(half, 4)', 'Col(half, 8)'], ['[BM, N / 2]', '[BM, N / 4]']]) {
+    const text = base.replace(from, to);
+    const h = spots(text).map((o) => both(text, o));
+    for (const [k, [kept, fresh]] of h.entries()) assert.equal(kept, fresh, `${from} -> ${to} at spot ${k}`);
+    assert.notDeepEqual(h.map(([kept]) => kept), h0, `${from} -> ${to}`);
+  }
+  const bigger = base.replace('M = 64', 'M = 128');
+  const after = hover(docOf(bigger), spots(bigger)[0], defaultSettings)?.markdown;
+  assert.notEqual(h0[0], after);
+  assert.match(after ?? '', /logical shape: \[8, 2, 16, 16\]/);
+  assert.match(h0[0] ?? '', /logical shape: \[4, 2, 16, 16\]/);
+  const smaller = base.replace('BM = 16', 'BM = 8');
+  assert.match(h0[5] ?? '', /grid: 4 x 2 = 8 blocks of 16 x 16 outputs/);
+  assert.match(hover(docOf(smaller), spots(smaller)[5], defaultSettings)?.markdown ?? '', /grid: 8 x 2 = 16 blocks of 8 x 16 outputs/);
+});
+
+test('an edit elsewhere re-uses the kept texts; the number of uses and fresh names are not kept', () => {
+  clearHoverCache();
+  const h0 = spots(base).map((o) => hover(docOf(base), o, defaultSettings)?.markdown);
+  const s0 = hoverCacheStats();
+  // a declaration inserted before (every offset moves) that uses nothing the hovers depend on
+  const moved = '# a comment\nparam Z = 3\n' + base;
+  const h1 = spots(moved).map((o) => hover(docOf(moved), o, defaultSettings)?.markdown);
+  assert.deepEqual(h1, h0);
+  assert.equal(hoverCacheStats().hits - s0.hits, 6);
+  // a new use of A: the hover says so
+  const used = base.replace('}\n', '  offset_bptrs = A[pid_m, k, :, :]\n}\n');
+  const [kept, fresh] = both(used, spots(used)[0]);
+  assert.equal(kept, fresh);
+  assert.match(kept!, /2 uses in this file/);
+  // a global named `i`: the hover's coordinate names change to `i_`
+  clearHoverCache();
+  hover(docOf(base), spots(base)[1], defaultSettings);
+  const withI = 'param i = 2\n' + base;
+  const [k2, f2] = both(withI, spots(withI)[1]);
+  assert.equal(k2, f2);
+  assert.match(k2!, /B\[i_, j\]/);
+});
+
+test('the hover language and `linear` declarations are part of the key', () => {
+  clearHoverCache();
+  const c: Settings = { ...defaultSettings, hover: { ...defaultSettings.hover, language: 'c' } };
+  const o = spots(base)[1];
+  const py = hover(docOf(base), o, defaultSettings)!.markdown;
+  const [kc, fc_] = both(base, o, c);
+  assert.equal(kc, fc_);
+  assert.notEqual(kc, py);
+  assert.match(kc!, /, c\):/);
+  const lin = base + 'linear L = blocked(shape=[16, 16])\n';
+  const [kl, fl] = both(lin, o);
+  assert.equal(kl, fl);
+});
+
+test('random edits: every hover equals the hover with nothing kept', () => {
+  const pairs: [string, string][] = [['M = 64', 'M = 32'], ['N = 32', 'N = 16'], ['BM = 16', 'BM = 4'], ['M / 2', 'M / 8'], ['Row(M, N)', 'Col(M, N)'],
+    ['Col(half, 4)', 'Row(half, 2)'], ['param BM', '# x\nparam BM'], ['let half', 'param i = 1\nlet half'], ['offset_aptrs', 'offset_a']];
+  fc.assert(fc.property(fc.array(fc.tuple(fc.nat(pairs.length - 1), fc.boolean()), { minLength: 1, maxLength: 8 }), (steps) => {
+    clearHoverCache();
+    let text = base;
+    for (const [k, back] of steps) {
+      const [a, b] = back ? [pairs[k][1], pairs[k][0]] : pairs[k];
+      text = text.replace(a, b);
+      const doc = docOf(text);
+      for (const o of spots(text)) {
+        if (o < 0) continue;
+        assert.equal(hover(doc, o, defaultSettings)?.markdown, withoutHoverCache(() => hover(docOf(text), o, defaultSettings)?.markdown), `${text} at ${o}`);
+      }
+    }
+  }), { numRuns: 40, seed: 1414 });
+  assert.ok(hoverCacheStats().hits > 0);
+});
