@@ -1,10 +1,12 @@
 // The server binary's own command line: `node dist/server.js --version|--help` print and exit 0, a missing
 // transport or an unknown option is one line and exit 2 (no stack trace); package.json ships it as the
-// `layout-language-server` bin, an executable script with a node shebang.
+// `layout-language-server` bin, an executable script with a node shebang, which loads the server's bundle
+// through the code cache the build wrote (server/src/lsp/bootstrap.ts).
 import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { readFileSync, statSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildServer, root, serverPath } from './harness.js';
 import { HELP } from '../../server/src/lsp/command-line.js';
@@ -49,4 +51,24 @@ test('package.json ships the server as the layout-language-server bin: executabl
   }
   const direct = spawnSync(join(root, pkg.bin['layout-language-server']), ['--version'], { encoding: 'utf8' });
   assert.equal(direct.stdout, `layout-language-server ${pkg.version}\n`);
+});
+
+test('dist/server.js loads the bundle through the code cache the build wrote; a copied, stale or missing cache only means compiling', () => {
+  const debug = (dir: string) => spawnSync(process.execPath, [join(dir, 'server.js'), '--version'], { encoding: 'utf8', env: { ...process.env, LAYOUT_CODE_CACHE_DEBUG: '1' } });
+  const built = debug(join(root, 'dist'));
+  assert.deepEqual({ out: built.stdout, err: built.stderr }, { out: `layout-language-server ${pkg.version}\n`, err: 'code cache: used\n' });
+  // copies have other modification times: the cache is not trusted for them
+  const dir = mkdtempSync(join(tmpdir(), 'layout-cache-'));
+  for (const f of ['server.js', 'server-bundle.js', 'server-bundle.cache', 'package.json']) copyFileSync(join(root, 'dist', f), join(dir, f));
+  const copied = debug(dir);
+  assert.deepEqual({ out: copied.stdout, err: copied.stderr }, { out: `layout-language-server ${pkg.version}\n`, err: 'code cache: stale\n' });
+  // a cache that claims to be this bundle's but holds something else: V8 refuses it
+  const st = statSync(join(dir, 'server-bundle.js'));
+  writeFileSync(join(dir, 'server-bundle.cache'), JSON.stringify({ size: st.size, mtimeMs: st.mtimeMs, v8: process.versions.v8 }) + '\nnot a cache');
+  const refused = debug(dir);
+  assert.deepEqual({ out: refused.stdout, err: refused.stderr }, { out: `layout-language-server ${pkg.version}\n`, err: 'code cache: rejected\n' });
+  rmSync(join(dir, 'server-bundle.cache'));
+  const none = debug(dir);
+  assert.deepEqual({ out: none.stdout, err: none.stderr }, { out: `layout-language-server ${pkg.version}\n`, err: 'code cache: absent\n' });
+  rmSync(dir, { recursive: true, force: true });
 });
