@@ -76,8 +76,10 @@ function writeCache(bundle: string, script: Script): void {
   const st = statSync(bundle);
   const header: CacheHeader = { size: st.size, mtimeMs: st.mtimeMs, v8: process.versions.v8 };
   const file = cachePathOf(bundle);
-  writeFileSync(file + '.tmp', Buffer.concat([Buffer.from(JSON.stringify(header) + '\n'), script.createCachedData()]));
-  renameSync(file + '.tmp', file);
+  // a file of its own, renamed into place: two builds at once never mix their caches
+  const tmp = `${file}.${process.pid}.tmp`;
+  writeFileSync(tmp, Buffer.concat([Buffer.from(JSON.stringify(header) + '\n'), script.createCachedData()]));
+  renameSync(tmp, file);
 }
 
 if (typeof __filename === 'string' && typeof __dirname === 'string') load(join(__dirname, 'server-bundle.js'), __filename);
