@@ -48,6 +48,7 @@ import { executeEmit } from './emit.js';
 import { picture } from './picture.js';
 import { EMIT_COMMAND, PICTURE_REQUEST, type LayoutInitializationOptions } from './protocol.js';
 import { commandLine } from './command-line.js';
+import { configureHeap } from './heap.js';
 
 /** A full analysis that runs longer than this is stopped (the file gets its syntax diagnostics and a note). */
 const ANALYSIS_TIMEOUT_MS = envInt('LAYOUT_ANALYSIS_TIMEOUT_MS', 20_000);
@@ -65,8 +66,10 @@ if (!isMainThread && (workerData as { role?: string } | undefined)?.role === wor
   serveAnalysisRequests(parentPort!);
 } else if (isMainThread) {
   const cl = commandLine(process.argv.slice(2));
-  if (cl.action === 'serve') startServer(stdioRequested() ? resilientStdioConnection() : createConnection(ProposedFeatures.all, connectionOptions()));
-  else {
+  if (cl.action === 'serve') {
+    configureHeap();
+    startServer(stdioRequested() ? resilientStdioConnection() : createConnection(ProposedFeatures.all, connectionOptions()));
+  } else {
     if (cl.stdout) process.stdout.write(cl.stdout);
     if (cl.stderr) process.stderr.write(cl.stderr);
     process.exitCode = cl.code;
