@@ -15,6 +15,7 @@ import { CONSTRUCTORS, FUNCTIONS, PRIMITIVES, QUERY_METHODS } from './builtins.j
 import type { Diagnostic } from './diagnostic.js';
 import { LineIndex } from './line-index.js';
 import { editDistance } from './parse.js';
+import { Composed } from './resolution-view.js';
 
 export type SymbolKind =
   // top level
@@ -44,15 +45,23 @@ export interface Resolution {
   /** every definition the file makes: the top-level ones in source order, then per declaration its locals and free symbols */
   definitions: Definition[];
   /** every resolved use -> its definition; unknown, too-early and self uses are absent */
-  refs: Map<NameUse, Definition>;
+  refs: ReadonlyMap<NameUse, Definition>;
   /** declaring identifier -> its definition */
-  declarations: Map<ast.Ident, Definition>;
+  declarations: ReadonlyMap<ast.Ident, Definition>;
   /** the free index symbols, in order of first use */
   freeSymbols: Definition[];
   /** the uses of `def` in this file, in source order */
   references(def: Definition): NameUse[];
   /** the use or declaring identifier covering `offset` (end inclusive, for a cursor after a name) */
   symbolAt(offset: number): { node: NameUse; definition: Definition } | undefined;
+  /** does any use in the file resolve to `def` */
+  isUsed(def: Definition): boolean;
+  /**
+   * The resolution of one declaration of the file (its uses, locals, diagnostics) as an opaque key: the
+   * same object in the next version's resolution when the declaration resolves exactly the same way
+   * there (rules keep per-declaration summaries under it). Undefined for a declaration not in the file.
+   */
+  unitOf(decl: ast.Decl): object | undefined;
   /** `name/...` diagnostics, in source order */
   diagnostics: Diagnostic[];
 }
@@ -66,18 +75,179 @@ for (const n of FUNCTIONS) builtinDefs.set(n, { name: n, kind: 'function' });
 const primitiveDefs = new Map<string, Definition>(PRIMITIVES.map((n) => [n, { name: n, kind: 'primitive' }]));
 const queryMethods = new Set(QUERY_METHODS);
 
-/** Resolves the names of `file`. `text` (or its LineIndex) is only used to print positions in messages. */
-export function resolve(file: ast.File, text: string | LineIndex): Resolution {
+/**
+ * Resolves the names of `file`. `text` (or its LineIndex) is only used to print positions in messages.
+ * With a `cache` (one per document, given every version in turn), a declaration whose resolution cannot
+ * have changed keeps it: the same declaration object (unchanged text at the same place) whose global
+ * names all still mean the same definitions, and which had no `name/...` diagnostic (those quote other
+ * positions and count did-you-means file-wide: such declarations are resolved again every time). The
+ * result is exactly what resolving the whole file gives.
+ */
+export function resolve(file: ast.File, text: string | LineIndex, cache?: ResolveCache): Resolution {
   const lines = typeof text === 'string' ? new LineIndex(text) : text;
-  return new Resolver(lines).run(file);
+  return run(file, lines, cache ?? new ResolveCache());
 }
 
-interface Global {
+export interface Global {
   def: Definition;
   /** uses at or after this offset see the definition */
   visibleFrom: number;
   /** the declaration (or `param` item) that a use inside of is a self-reference */
   own: ast.Range;
+}
+
+/** A top-level definition a declaration makes, and the range a use inside of is a self-reference. */
+export interface Top {
+  def: Definition;
+  own: ast.Range;
+}
+
+/** The resolution of one declaration's uses and locals, against the file's top-level names. */
+export interface Unit {
+  decl: ast.Decl;
+  refs: Map<NameUse, Definition>;
+  /** its locals' declaring identifiers */
+  declarations: Map<ast.Ident, Definition>;
+  /** its locals and free symbols, in the order they were made */
+  definitions: Definition[];
+  freeSymbols: Definition[];
+  diagnostics: Diagnostic[];
+  /** did-you-mean suggestions it used (of MAX_SUGGESTIONS per file) */
+  suggestions: number;
+  /** every top-level name it looked up -> the definition it found (undefined: none) */
+  looked: Map<string, Definition | undefined>;
+  /** the top-level definitions its uses resolve to */
+  bound: Set<Definition>;
+  /** the symbolAt index: uses and declaring identifiers (its top-level ones too), by start */
+  index?: { start: number; end: number; node: NameUse; definition: Definition }[];
+  /** the last resolution it was part of (ResolveCache bookkeeping) */
+  stamp: number;
+}
+
+/** What a document's resolutions keep from one version to the next (see `resolve`). */
+export class ResolveCache {
+  /** per declaration object: its top-level definitions (made once: the same objects in every version) */
+  readonly tops = new WeakMap<ast.Decl, Top[]>();
+  /** per declaration object: its last resolution */
+  readonly units = new WeakMap<ast.Decl, Unit>();
+  /** the units of the latest resolution, and how many of their uses resolve to each top-level definition */
+  live: Unit[] = [];
+  binders = new Map<Definition, number>();
+  stamp = 0;
+}
+
+function topsOf(cache: ResolveCache, d: ast.Decl): Top[] {
+  let t = cache.tops.get(d);
+  if (t) return t;
+  t = [];
+  const add = (ident: ast.Ident, kind: SymbolKind, own: ast.Range) => t!.push({ def: { name: ident.name, kind, ident, decl: d }, own });
+  switch (d.kind) {
+    case 'Param':
+      for (const item of d.items) add(item.name, d.isConst ? 'const' : 'param', item.range);
+      break;
+    case 'Let': add(d.name, 'let', d.range); break;
+    case 'Layout': add(d.name, 'layout', d.range); break;
+    case 'Perm': add(d.name, 'perm', d.range); break;
+    case 'Linear': add(d.name, 'linear', d.range); break;
+    case 'Kernel': add(d.name, 'kernel', d.range); break;
+    case 'Schedule': add(d.name, 'schedule', d.range); break;
+  }
+  cache.tops.set(d, t);
+  return t;
+}
+
+function reserved(ident: ast.Ident): Diagnostic | undefined {
+  const b = builtinDefs.get(ident.name);
+  if (!b) return undefined;
+  return {
+    code: 'name/reserved',
+    severity: 'error',
+    message: `'${ident.name}' is a built-in ${b.kind === 'constructor' ? 'constructor' : 'function'} and cannot be redeclared`,
+    range: ident.range,
+  };
+}
+
+function duplicate(lines: LineIndex, ident: ast.Ident, first: Definition): Diagnostic {
+  const at = first.ident!.range;
+  return {
+    code: 'name/duplicate',
+    severity: 'error',
+    message: `'${ident.name}' is already declared at ${lines.format(at.start)}`,
+    range: ident.range,
+    related: [{ message: `first declaration of '${ident.name}'`, range: at }],
+  };
+}
+
+/** can `u` (resolved in an earlier version) stand for `d`'s resolution against `globals` */
+function stillValid(u: Unit, globals: ReadonlyMap<string, Global>): boolean {
+  if (u.diagnostics.length > 0) return false;
+  for (const [name, def] of u.looked) if (globals.get(name)?.def !== def) return false;
+  return true;
+}
+
+function run(file: ast.File, lines: LineIndex, cache: ResolveCache): Resolution {
+  // the top-level names, in source order (the first declaration of a name wins)
+  const table = new Map<string, Global>();
+  const globals = new Map<string, Definition>();
+  const declared: Diagnostic[] = [];
+  const decls = file.decls;
+  const tops: Top[][] = new Array(decls.length);
+  for (let j = 0; j < decls.length; j++) {
+    const t = (tops[j] = topsOf(cache, decls[j]));
+    for (const { def, own } of t) {
+      const r = reserved(def.ident!);
+      if (r) {
+        declared.push(r);
+        continue;
+      }
+      const first = table.get(def.name);
+      if (first) {
+        declared.push(duplicate(lines, def.ident!, first.def));
+        continue;
+      }
+      table.set(def.name, { def, visibleFrom: own.end, own });
+      globals.set(def.name, def);
+    }
+  }
+  // each declaration's uses: kept where nothing it depends on changed, resolved again otherwise
+  const stamp = ++cache.stamp;
+  const units: Unit[] = new Array(decls.length);
+  let suggestions = 0;
+  for (let j = 0; j < decls.length; j++) {
+    const d = decls[j];
+    let u = cache.units.get(d);
+    if (!u || !stillValid(u, table)) {
+      u = new DeclResolver(d, table, lines, suggestions).run();
+      cache.units.set(d, u);
+    }
+    suggestions += u.suggestions;
+    units[j] = u;
+  }
+  // how many uses resolve to each top-level definition: updated by the units that came and went
+  const prev = cache.live;
+  for (const u of units) {
+    if (u.stamp === stamp - 1) {
+      u.stamp = stamp;
+      continue;
+    }
+    u.stamp = stamp;
+    for (const def of u.bound) cache.binders.set(def, (cache.binders.get(def) ?? 0) + 1);
+  }
+  for (const u of prev) {
+    if (u.stamp === stamp) continue;
+    for (const def of u.bound) {
+      const n = cache.binders.get(def)! - 1;
+      if (n === 0) cache.binders.delete(def);
+      else cache.binders.set(def, n);
+    }
+  }
+  cache.live = units;
+  const binders = cache.binders;
+
+  const diagnostics: Diagnostic[] = declared;
+  for (const u of units) for (const x of u.diagnostics) diagnostics.push(x);
+  diagnostics.sort((a, b) => a.range.start - b.range.start);
+  return new Composed(decls, tops, units, globals, diagnostics, () => (cache.stamp === stamp ? binders : undefined));
 }
 
 interface Scope {
@@ -88,134 +258,38 @@ interface Scope {
   hidden?: Map<string, string>;
 }
 
-class Resolver {
-  private readonly globals = new Map<string, Global>();
-  private readonly definitions: Definition[] = [];
-  private readonly refs = new Map<NameUse, Definition>();
-  private readonly declarations = new Map<ast.Ident, Definition>();
-  private readonly freeSymbols: Definition[] = [];
-  private readonly diagnostics: Diagnostic[] = [];
-  private suggestions = 0;
+/** Resolves the uses and locals of one declaration against the file's top-level names. */
+class DeclResolver {
+  private readonly unit: Unit;
 
-  constructor(private readonly lines: LineIndex) {}
-
-  run(file: ast.File): Resolution {
-    for (const d of file.decls) this.declareGlobals(d);
-    for (const d of file.decls) this.resolveDecl(d);
-    const globals = new Map<string, Definition>();
-    for (const [k, g] of this.globals) globals.set(k, g.def);
-    const refs = this.refs;
-    const declarations = this.declarations;
-    let byDef: Map<Definition, NameUse[]> | undefined;
-    const usesOf = (def: Definition): NameUse[] => {
-      if (!byDef) {
-        byDef = new Map();
-        for (const [use, d] of refs) {
-          let list = byDef.get(d);
-          if (!list) byDef.set(d, (list = []));
-          list.push(use);
-        }
-        for (const list of byDef.values()) list.sort((a, b) => a.range.start - b.range.start);
-      }
-      return byDef.get(def) ?? [];
-    };
-    let index: { start: number; end: number; node: NameUse; definition: Definition }[] | undefined;
-    this.diagnostics.sort((a, b) => a.range.start - b.range.start);
-    return {
-      globals,
-      definitions: this.definitions,
-      refs,
-      declarations,
-      freeSymbols: this.freeSymbols,
-      diagnostics: this.diagnostics,
-      references: usesOf,
-      symbolAt(offset) {
-        if (!index) {
-          index = [];
-          for (const [node, definition] of refs) index.push({ start: node.range.start, end: node.range.end, node, definition });
-          for (const [node, definition] of declarations) index.push({ start: node.range.start, end: node.range.end, node, definition });
-          index.sort((a, b) => a.start - b.start);
-        }
-        let lo = 0;
-        let hi = index.length - 1;
-        let found = -1;
-        while (lo <= hi) {
-          const mid = (lo + hi) >> 1;
-          if (index[mid].start <= offset) { found = mid; lo = mid + 1; } else hi = mid - 1;
-        }
-        const hit = found >= 0 ? index[found] : undefined;
-        return hit && offset <= hit.end ? { node: hit.node, definition: hit.definition } : undefined;
-      },
+  constructor(private readonly d: ast.Decl, private readonly globals: ReadonlyMap<string, Global>, private readonly lines: LineIndex, private suggestions: number) {
+    this.unit = {
+      decl: d, refs: new Map(), declarations: new Map(), definitions: [], freeSymbols: [], diagnostics: [], suggestions: 0,
+      looked: new Map(), bound: new Set(), stamp: -1,
     };
   }
 
-  // -------------------------------------------------------------- definitions
-
-  private declareGlobals(d: ast.Decl): void {
-    switch (d.kind) {
-      case 'Param':
-        for (const item of d.items) this.declareGlobal(item.name, d.isConst ? 'const' : 'param', d, item.range);
-        break;
-      case 'Let': this.declareGlobal(d.name, 'let', d, d.range); break;
-      case 'Layout': this.declareGlobal(d.name, 'layout', d, d.range); break;
-      case 'Perm': this.declareGlobal(d.name, 'perm', d, d.range); break;
-      case 'Linear': this.declareGlobal(d.name, 'linear', d, d.range); break;
-      case 'Kernel': this.declareGlobal(d.name, 'kernel', d, d.range); break;
-      case 'Schedule': this.declareGlobal(d.name, 'schedule', d, d.range); break;
-    }
-  }
-
-  private declareGlobal(ident: ast.Ident, kind: SymbolKind, decl: ast.Decl, own: ast.Range): void {
-    const def = this.define(ident, kind, decl);
-    if (!this.allowedName(ident)) return;
-    const first = this.globals.get(ident.name);
-    if (first) {
-      this.duplicate(ident, first.def);
-      return;
-    }
-    this.globals.set(ident.name, { def, visibleFrom: own.end, own });
+  run(): Unit {
+    this.resolveDecl(this.d);
+    return this.unit;
   }
 
   /** declares a local in the innermost scope map */
   private declareLocal(scope: Map<string, Definition>, ident: ast.Ident, kind: SymbolKind, decl: ast.Decl, rebind = false): void {
-    const def = this.define(ident, kind, decl);
-    if (!this.allowedName(ident)) return;
+    const def: Definition = { name: ident.name, kind, ident, decl };
+    this.unit.definitions.push(def);
+    this.unit.declarations.set(ident, def);
+    const r = reserved(ident);
+    if (r) {
+      this.unit.diagnostics.push(r);
+      return;
+    }
     const first = scope.get(ident.name);
     if (first && !rebind) {
-      this.duplicate(ident, first);
+      this.unit.diagnostics.push(duplicate(this.lines, ident, first));
       return;
     }
     scope.set(ident.name, def);
-  }
-
-  private define(ident: ast.Ident, kind: SymbolKind, decl: ast.Decl): Definition {
-    const def: Definition = { name: ident.name, kind, ident, decl };
-    this.definitions.push(def);
-    this.declarations.set(ident, def);
-    return def;
-  }
-
-  private allowedName(ident: ast.Ident): boolean {
-    const b = builtinDefs.get(ident.name);
-    if (!b) return true;
-    this.diagnostics.push({
-      code: 'name/reserved',
-      severity: 'error',
-      message: `'${ident.name}' is a built-in ${b.kind === 'constructor' ? 'constructor' : 'function'} and cannot be redeclared`,
-      range: ident.range,
-    });
-    return false;
-  }
-
-  private duplicate(ident: ast.Ident, first: Definition): void {
-    const at = first.ident!.range;
-    this.diagnostics.push({
-      code: 'name/duplicate',
-      severity: 'error',
-      message: `'${ident.name}' is already declared at ${this.lines.format(at.start)}`,
-      range: ident.range,
-      related: [{ message: `first declaration of '${ident.name}'`, range: at }],
-    });
   }
 
   // -------------------------------------------------------------- uses
@@ -253,7 +327,7 @@ class Resolver {
         if (d.inverse) {
           const inv = new Map<string, Definition>();
           for (const p of d.params) {
-            const def = this.declarations.get(p);
+            const def = this.unit.declarations.get(p);
             if (def && body.get(p.name) === def) inv.set(p.name, def);
           }
           this.declareLocal(inv, d.inverse.arg, 'inverseArg', d);
@@ -279,7 +353,7 @@ class Resolver {
         scope.locals = [results];
         for (const st of d.steps) {
           const prim = primitiveDefs.get(st.primitive.name);
-          if (prim) this.refs.set(st.primitive, prim);
+          if (prim) this.unit.refs.set(st.primitive, prim);
           else this.unknownPrimitive(st.primitive);
           for (const a of st.args) this.expr(a, scope, false);
           if (st.result) this.declareLocal(results, st.result, 'stepResult', d, true);
@@ -335,13 +409,18 @@ class Resolver {
     const name = node.kind === 'Name' ? node.name : node.name;
     for (let k = scope.locals.length - 1; k >= 0; k--) {
       const def = scope.locals[k].get(name);
-      if (def) { this.refs.set(node, def); return; }
+      if (def) { this.unit.refs.set(node, def); return; }
     }
     const g = this.globals.get(name);
+    this.unit.looked.set(name, g?.def);
     if (g) {
-      if (node.range.start >= g.visibleFrom) { this.refs.set(node, g.def); return; }
+      if (node.range.start >= g.visibleFrom) {
+        this.unit.refs.set(node, g.def);
+        this.unit.bound.add(g.def);
+        return;
+      }
       const own = node.range.start >= g.own.start && node.range.start < g.own.end;
-      this.diagnostics.push(own
+      this.unit.diagnostics.push(own
         ? {
             code: 'name/self-reference',
             severity: 'error',
@@ -358,33 +437,34 @@ class Resolver {
       return;
     }
     const b = builtinDefs.get(name);
-    if (b) { this.refs.set(node, b); return; }
+    if (b) { this.unit.refs.set(node, b); return; }
     if (free) {
       let def = scope.free.get(name);
       if (!def) {
         def = { name, kind: 'free', decl: scope.decl };
         scope.free.set(name, def);
-        this.freeSymbols.push(def);
-        this.definitions.push(def);
+        this.unit.freeSymbols.push(def);
+        this.unit.definitions.push(def);
       }
-      this.refs.set(node, def);
+      this.unit.refs.set(node, def);
       return;
     }
     const hidden = scope.hidden?.get(name);
     if (hidden) {
-      this.diagnostics.push({ code: 'name/undefined', severity: 'error', message: hidden, range: node.range });
+      this.unit.diagnostics.push({ code: 'name/undefined', severity: 'error', message: hidden, range: node.range });
       return;
     }
     // did-you-mean costs a scan of every visible name: only the first MAX_SUGGESTIONS unknown
     // names of a file get one, so a generated file with thousands of them stays linear
     let s: string | undefined;
+    this.unit.suggestions++;
     if (this.suggestions++ < MAX_SUGGESTIONS) {
       const candidates: string[] = [...builtinDefs.keys()];
       for (const m of scope.locals) for (const k of m.keys()) candidates.push(k);
       for (const [k, v] of this.globals) if (node.range.start >= v.visibleFrom) candidates.push(k);
       s = suggest(name, candidates);
     }
-    this.diagnostics.push({
+    this.unit.diagnostics.push({
       code: 'name/undefined',
       severity: 'error',
       message: s ? `unknown name '${name}' (did you mean '${s}'?)` : `unknown name '${name}'`,
@@ -395,7 +475,7 @@ class Resolver {
 
   private unknownPrimitive(id: ast.Ident): void {
     const s = suggest(id.name, PRIMITIVES);
-    this.diagnostics.push({
+    this.unit.diagnostics.push({
       code: 'name/unknown-primitive',
       severity: 'error',
       message: s

@@ -232,6 +232,38 @@ describe('long checks', () => {
     }
   });
 
+  test('a large file just opened gets its syntax and name diagnostics first, then the complete set; an edit only the complete set', async () => {
+    // every file counts as large here (LAYOUT_EARLY_STAGE_MIN_CHARS); the default is 8,000 characters
+    const t = await LspClient.start({ settings: { diagnostics: { debounceMs: 0 } }, env: { LAYOUT_EARLY_STAGE_MIN_CHARS: '10' } });
+    try {
+      const uri = t.uri('staged.layout');
+      const text = 'param N = 4\nlet y = zz\nlayout L = OrderBy(Row(N, N)).GroupBy([N, 5])\n';
+      const complete = t.waitFor((p) => p.uri === uri && p.version === 1 && p.diagnostics.length > 1);
+      void t.open(uri, text);
+      await complete;
+      const codes = (v: number) => t.published.filter((p) => p.uri === uri && p.version === v).map((p) => p.diagnostics.map((d) => d.code));
+      assert.deepEqual(codes(1), [['name/undefined'], ['unused/let', 'name/undefined', 'size/groupby-mismatch']]);
+      // an edit: the previous complete set stays until the new one replaces it
+      const next = t.diagnostics(uri, 2);
+      t.change(uri, 2, [{ range: rangeOf(text, 'zz'), text: 'N' }]);
+      await next;
+      await new Promise((r) => setTimeout(r, 100));
+      assert.deepEqual(codes(2), [['unused/let', 'size/groupby-mismatch']]);
+      // a small file (the default threshold): one publish, the complete set
+      const u = await LspClient.start({ settings: { diagnostics: { debounceMs: 0 } } });
+      try {
+        const small = u.uri('small.layout');
+        await u.open(small, text);
+        await new Promise((r) => setTimeout(r, 200));
+        assert.deepEqual(u.published.filter((p) => p.uri === small).map((p) => p.diagnostics.map((d) => d.code)), [['unused/let', 'name/undefined', 'size/groupby-mismatch']]);
+      } finally {
+        await u.stop();
+      }
+    } finally {
+      await t.stop();
+    }
+  });
+
   test('a check that runs past the time limit is stopped; syntax diagnostics and a note are published', async () => {
     const t = await LspClient.start({ settings: { genp: { checkBudget: 1e12 } }, env: { LAYOUT_ANALYSIS_TIMEOUT_MS: '600', LAYOUT_INTERIM_AFTER_MS: '5000' } });
     try {

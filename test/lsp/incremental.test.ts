@@ -7,6 +7,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { parse } from '../../grammar/src/parse.js';
+import { resolve, ResolveCache, type Definition, type Resolution } from '../../grammar/src/resolve.js';
 import type { Diagnostic } from '../../grammar/src/diagnostic.js';
 import { analyze } from '../../server/src/check/index.js';
 import { ChunkedParser, chunkStarts } from '../../server/src/service/chunks.js';
@@ -17,6 +18,7 @@ import { generate } from '../../bench/parse.js';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { SnapshotCache } from '../../server/src/lsp/context.js';
 import { root } from './harness.js';
+import { apply, edit } from './edits.js';
 
 const BUDGET = 4096;
 const examples = readdirSync(join(root, 'examples')).filter((f) => f.endsWith('.layout')).sort()
@@ -36,45 +38,6 @@ function withKernels(text: string, a: { file: ast.File; diagnostics: Diagnostic[
   const k = kernelChecks(a.file, text, undefined);
   return k.length ? [...a.diagnostics, ...k].sort((x, y) => x.range.start - y.range.start || x.range.end - y.range.end) : a.diagnostics;
 }
-
-/**
- * An edit: replace `del` characters at a fraction of the text by `ins`; or change one integer
- * literal (values flow through params and lets into layouts: the dependency tracking is
- * exercised); or add a line break at a line start (what follows moves to other lines).
- */
-type Edit = { kind: 'splice'; at: number; del: number; ins: string } | { kind: 'number'; which: number; value: number } | { kind: 'line'; at: number };
-function apply(text: string, e: Edit): string {
-  switch (e.kind) {
-    case 'splice': {
-      const at = Math.floor(e.at * (text.length + 1));
-      return text.slice(0, at) + e.ins + text.slice(at + e.del);
-    }
-    case 'number': {
-      const ints = [...text.matchAll(/\b[0-9]+\b/g)];
-      if (ints.length === 0) return text;
-      const m = ints[e.which % ints.length];
-      return text.slice(0, m.index) + String(e.value) + text.slice(m.index! + m[0].length);
-    }
-    case 'line': {
-      const starts = [0, ...[...text.matchAll(/\n/g)].map((m) => m.index! + 1)];
-      const at = starts[Math.floor(e.at * starts.length) % starts.length];
-      return text.slice(0, at) + '\n' + text.slice(at);
-    }
-  }
-}
-const pieces = ['\n', ' ', '(', ')', '[', ']', '{', '}', ',', '=', '/', '#', '"', '$', '.inv(x)', 'param ', 'layout ', 'let ', 'perm ',
-  'kernel k target triton builtin matmul {\n', 'const ', '\nparam M = 100 in [64, 96]\n', ' M ', ' BM ', '4095', '96', 'x', 'GenP([3, 3], antidiag(3))',
-  '.TileBy([2, 2], [2, 2])', 'OrderBy(Row(6, 6))', '\r\n', 'layout Z = A\n', 'let M = 3\n', '\nlayout U = OrderBy(Row(4, 4)\n'];
-const edit: fc.Arbitrary<Edit> = fc.oneof(
-  fc.record({
-    kind: fc.constant('splice' as const),
-    at: fc.double({ min: 0, max: 1, noNaN: true }),
-    del: fc.oneof(fc.constant(0), fc.nat(20)),
-    ins: fc.oneof(fc.constantFrom(...pieces), fc.string({ maxLength: 4 }), fc.constant('')),
-  }),
-  fc.record({ kind: fc.constant('number' as const), which: fc.nat(), value: fc.constantFrom(0, 1, 2, 3, 4, 6, 7, 12, 64, 96, 100, 128, 4095) }),
-  fc.record({ kind: fc.constant('line' as const), at: fc.double({ min: 0, max: 1, noNaN: true }) }),
-);
 
 test('chunks start at 0 and at each line that starts with a declaration keyword', () => {
   const text = 'param M = 1 let x = 2\r\nlayout A = X\n  let y = 3\nlets = 4\n# let z\n"\nkernel k {\rschedule s\n';
@@ -112,15 +75,85 @@ test('a chunk that moves to another line is parsed again when its messages quote
   assert.deepEqual(plain({ file: along.file, diagnostics: along.diagnostics }), plain({ file: whole.file, diagnostics: whole.diagnostics }));
 });
 
+/** Everything a resolution says, as plain data (definitions by what they name and where). */
+function resolutionFacts(r: Resolution, text: string): unknown {
+  const at = (d: Definition | undefined) => (d ? `${d.kind}:${d.name}@${d.ident?.range.start ?? '-'}/${d.decl?.range.start ?? '-'}` : 'none');
+  const symbols: string[] = [];
+  for (let o = 0; o <= text.length; o++) {
+    const s = r.symbolAt(o);
+    symbols.push(s ? `${s.node.range.start}:${at(s.definition)}` : '');
+  }
+  return {
+    diagnostics: plain(r.diagnostics),
+    globals: [...r.globals].map(([k, d]) => `${k}=${at(d)}`),
+    definitions: r.definitions.map((d) => `${at(d)} used=${r.isUsed(d)} refs=${r.references(d).map((u) => u.range.start).join(',')}`),
+    refs: [...r.refs].map(([u, d]) => `${u.range.start}-${u.range.end}=${at(d)}`),
+    declarations: [...r.declarations].map(([u, d]) => `${u.range.start}=${at(d)}`),
+    free: r.freeSymbols.map(at),
+    symbols,
+    size: [r.refs.size, r.declarations.size],
+  };
+}
+
+test('name resolution with a cache across versions is the whole-file resolution, after any edits (property)', () => {
+  fc.assert(fc.property(fc.constantFrom(...examples.keys()), fc.array(edit, { minLength: 1, maxLength: 8 }), (k, edits) => {
+    const p = new ChunkedParser();
+    const cache = new ResolveCache();
+    let text = examples[k];
+    let older: { r: Resolution; facts: unknown; text: string } | undefined;
+    for (const e of [undefined, ...edits]) {
+      if (e) text = apply(text, e);
+      const c = p.parse(text);
+      const r = resolve(c.file, c.lines, cache);
+      const facts = resolutionFacts(r, text);
+      assert.deepEqual(facts, resolutionFacts(resolve(c.file, text), text), JSON.stringify(text));
+      // an earlier version's resolution still says what it said
+      if (older) assert.deepEqual(resolutionFacts(older.r, older.text), older.facts);
+      older = { r, facts, text };
+    }
+  }), { numRuns: 60 });
+});
+
+test('name resolution with a cache: kept declarations, re-resolved ones, uses counted, did-you-means and quoted positions', () => {
+  const p = new ChunkedParser();
+  const cache = new ResolveCache();
+  const step = (text: string) => {
+    const c = p.parse(text);
+    const r = resolve(c.file, c.lines, cache);
+    assert.deepEqual(resolutionFacts(r, text), resolutionFacts(resolve(c.file, text), text), JSON.stringify(text));
+    return { r, file: c.file };
+  };
+  // the only use of M goes away and comes back (same length: nothing moves)
+  const used = step('param M = 1\nlet x = M\n');
+  assert.equal(used.r.isUsed(used.r.globals.get('M')!), true);
+  const unused = step('param M = 1\nlet x = 7\n');
+  assert.equal(unused.r.unitOf(unused.file.decls[0]), used.r.unitOf(used.file.decls[0]), 'the param declaration keeps its resolution');
+  assert.equal(unused.r.isUsed(unused.r.globals.get('M')!), false);
+  assert.equal(step('param M = 1\nlet x = M\n').r.isUsed(used.r.globals.get('M')!), true);
+  // a new name close to an unknown one, declared by another declaration: the did-you-mean changes
+  step('param Aa = 1\nlet x = Mb\n');
+  assert.deepEqual(step('param Ma = 1\nlet x = Mb\n').r.diagnostics.map((d) => d.message), ["unknown name 'Mb' (did you mean 'Ma'?)"]);
+  // a line break above, same length: the quoted position of a later declaration moves a line down
+  assert.deepEqual(step('# c\nlet y = x\nlet x = 1\n').r.diagnostics.map((d) => d.message), ["'x' is used before its declaration at 3:5"]);
+  assert.deepEqual(step('#\n\nlet y = x\nlet x = 1\n').r.diagnostics.map((d) => d.message), ["'x' is used before its declaration at 4:5"]);
+});
+
 test('incremental diagnostics are the whole-file analysis, after any edits (property)', () => {
   fc.assert(fc.property(fc.constantFrom(...examples.keys()), fc.array(edit, { minLength: 1, maxLength: 8 }), (k, edits) => {
     const a = new IncrementalAnalysis();
     let text = examples[k];
     for (const e of [undefined, ...edits]) {
       if (e) text = apply(text, e);
-      const r = a.diagnose(text, { budget: BUDGET, gpuTarget: 'sm_90' });
+      const stages: Diagnostic[][] = [];
+      const r = a.diagnose(text, { budget: BUDGET, gpuTarget: 'sm_90', onSyntax: (d) => stages.push(d) });
       assert.equal(r.cancelled, false);
-      assert.deepEqual(plain(r.diagnostics), plain(full(text)), JSON.stringify(text));
+      const whole = full(text);
+      assert.deepEqual(plain(r.diagnostics), plain(whole), JSON.stringify(text));
+      // the first stage: exactly the syntax and name diagnostics of the whole-file analysis, in its order
+      if (!r.stats.full || stages.length) {
+        assert.equal(stages.length, 1);
+        assert.deepEqual(plain(stages[0]), plain(whole.filter((d) => /^(lex|parse|name)\//.test(d.code))), JSON.stringify(text));
+      }
     }
   }), { numRuns: 100 });
 });

@@ -52,12 +52,27 @@ export class Scenarios {
 
   /** `e` evaluated in `sc`, or undefined (a free index, a division by zero, ...). */
   evaluate(e: X.Expr, sc: Scenario = this.base): bigint | undefined {
-    try {
-      return X.evaluate(e, sc.env);
-    } catch {
-      return undefined;
+    if (e.kind === 'int') return e.value >= -X.EVAL_LIMIT && e.value <= X.EVAL_LIMIT ? e.value : undefined;
+    // the rules evaluate the same sizes at the same scenarios many times: one evaluation each
+    let memo = this.valueMemo.get(sc);
+    if (!memo) this.valueMemo.set(sc, (memo = new Map()));
+    if (memo.has(e)) return memo.get(e);
+    let v: bigint | undefined;
+    // a free symbol (an index like `pid`) is the common reason for no value: known without the
+    // evaluator's exception (which costs a stack trace)
+    if ([...this.syms(e)].every((s) => sc.env.has(s))) {
+      try {
+        v = X.evaluate(e, sc.env);
+      } catch {
+        v = undefined;
+      }
     }
+    memo.set(e, v);
+    return v;
   }
+
+  /** per scenario, the value of each expression evaluated there */
+  private readonly valueMemo = new WeakMap<Scenario, Map<X.Expr, bigint | undefined>>();
 
   /** The params with tuning candidates the values of `es` depend on (through lets and other params), in source order. */
   tunable(es: readonly X.Expr[]): string[] {
@@ -81,10 +96,18 @@ export class Scenarios {
   /** The base scenario, then every combination of the candidates of the params `es` depend on that differs from it. */
   for(es: readonly X.Expr[]): ScenarioSet {
     const params = this.tunable(es);
+    const key = params.join(',');
+    const hit = this.setMemo.get(key);
+    if (hit) return hit;
     const { scenarios, total, cut } = this.combinations(params);
     const differ = scenarios.filter((sc) => sc.changed.size > 0);
-    return { scenarios: [this.base, ...differ], params, total, cut };
+    const set: ScenarioSet = { scenarios: [this.base, ...differ], params, total, cut };
+    this.setMemo.set(key, set);
+    return set;
   }
+
+  /** `for`'s result by the params combined (most checked values depend on the same few params) */
+  private readonly setMemo = new Map<string, ScenarioSet>();
 
   /** Every combination of the candidates of `params` (each over its list, in order), at most `MAX_COMBINATIONS`. */
   combinations(params: readonly string[]): { scenarios: Scenario[]; total: number; cut: boolean } {

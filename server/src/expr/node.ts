@@ -240,6 +240,9 @@ const depthMemo = new WeakMap<Expr, number>();
 
 /** nesting depth (a leaf is 1); iterative, so any depth is safe to measure */
 export function exprDepth(e: Expr): number {
+  if (e.kind === 'int' || e.kind === 'sym') return 1;
+  const known = depthMemo.get(e);
+  if (known !== undefined) return known;
   const stack: Expr[] = [e];
   while (stack.length > 0) {
     const top = stack[stack.length - 1];

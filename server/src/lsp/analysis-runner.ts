@@ -1,8 +1,9 @@
 // Runs the full check of one document version (what `diagnose` gives) off the main thread, so
 // that the server keeps answering hover and completion while an expensive check (exhaustive GenP
 // enumeration) runs. The worker keeps an `IncrementalAnalysis` per document (the most recently
-// analysed ones), so an edit re-checks only what it touches. When slow checks remain to run, the
-// worker first sends everything else (`onPartial`). Cancelling a stale analysis asks the worker to
+// analysed ones), so an edit re-checks only what it touches. Results come in stages: the syntax
+// and name diagnostics as soon as the file is parsed and resolved (`syntax`), then, when slow checks
+// remain to run, everything else (`partial`), then the whole result. Cancelling a stale analysis asks the worker to
 // stop: a shared flag the incremental analysis polls before each declaration's work and during the
 // slow rules (cooperative: typing never restarts the worker, which keeps its incremental state and
 // its warm code). Only a worker that does not answer within `graceMs` (a hang) is terminated and
@@ -13,6 +14,7 @@ import type { Diagnostic } from '../../../grammar/src/diagnostic.js';
 import type { Settings } from '../service/settings.js';
 import { IncrementalAnalysis } from '../service/incremental.js';
 import { syntaxDiagnostics } from '../service/diagnose.js';
+import { warmUp } from './warm-up.js';
 
 /**
  * Files longer than this (UTF-16 code units) get syntax and name diagnostics only, and an information
@@ -44,12 +46,17 @@ export type AnalysisOutcome =
   | { kind: 'timeout'; ms: number }
   | { kind: 'failed'; message: string };
 
+/** Early results of one job, each called at most once before its promise settles. */
+export interface AnalysisStages {
+  /** the syntax and name diagnostics (exactly those of the final result), as soon as they are known */
+  syntax?: (diagnostics: Diagnostic[]) => void;
+  /** every diagnostic but those of slow checks still running */
+  partial?: (diagnostics: Diagnostic[]) => void;
+}
+
 export interface AnalysisRunner {
-  /**
-   * One job at a time: call again only after the promise settled. `onPartial` may be called
-   * before the promise settles with every diagnostic but those of slow checks still running.
-   */
-  run(job: AnalysisJob, onPartial?: (diagnostics: Diagnostic[]) => void): Promise<AnalysisOutcome>;
+  /** One job at a time: call again only after the promise settled. */
+  run(job: AnalysisJob, stages?: AnalysisStages): Promise<AnalysisOutcome>;
   /** stops the running job (its promise resolves `cancelled`) */
   cancel(): void;
   /** workers terminated and replaced so far (a hang, a crash or a timeout; never for a cancel that is answered) */
@@ -67,6 +74,8 @@ interface Request {
 }
 interface Reply {
   id: number;
+  /** an early message: the syntax and name diagnostics */
+  syntax?: Diagnostic[];
   /** an early message: everything but the slow checks still to run */
   partial?: Diagnostic[];
   diagnostics?: Diagnostic[];
@@ -93,9 +102,14 @@ export class Analyses {
 }
 
 /** The worker's side: answers `Request`s with the document's diagnostics (as `diagnose` gives them). */
-export function serveAnalysisRequests(port: MessagePort): void {
+export function serveAnalysisRequests(port: MessagePort, options: { warmUp?: boolean } = {}): void {
   const analyses = new Analyses();
+  let requested = false;
+  // warm the code up while no request is there (warm-up.ts); the first request stops it
+  const stopWarming = options.warmUp === false ? () => undefined : warmUp(() => requested);
   port.on('message', (m: Request) => {
+    requested = true;
+    stopWarming();
     const t0 = performance.now();
     const flag = new Int32Array(m.stop);
     try {
@@ -107,6 +121,7 @@ export function serveAnalysisRequests(port: MessagePort): void {
         budget: m.job.settings.genp.checkBudget,
         gpuTarget: m.job.settings.gpuTarget,
         shouldStop: () => Atomics.load(flag, 0) !== 0,
+        onSyntax: (syntax) => port.postMessage({ id: m.id, syntax } satisfies Reply),
         onFast: (partial) => port.postMessage({ id: m.id, partial } satisfies Reply),
         uri: m.job.uri,
       });
@@ -131,7 +146,7 @@ export function createRunner(entry: string | undefined, timeoutMs: number, grace
 interface Current {
   id: number;
   settle: (o: AnalysisOutcome) => void;
-  onPartial?: (diagnostics: Diagnostic[]) => void;
+  stages: AnalysisStages;
   timer: NodeJS.Timeout;
   stop: Int32Array;
   killTimer?: NodeJS.Timeout;
@@ -165,8 +180,11 @@ class WorkerRunner implements AnalysisRunner {
     w.on('message', (m: Reply) => {
       const c = this.current;
       if (!c || c.id !== m.id) return;
-      if (m.partial) {
-        if (Atomics.load(c.stop, 0) === 0) c.onPartial?.(m.partial);
+      if (m.syntax || m.partial) {
+        if (Atomics.load(c.stop, 0) === 0) {
+          if (m.syntax) c.stages.syntax?.(m.syntax);
+          else c.stages.partial?.(m.partial!);
+        }
         return;
       }
       if (m.error !== undefined) this.finish({ kind: 'failed', message: m.error });
@@ -202,7 +220,7 @@ class WorkerRunner implements AnalysisRunner {
     c.settle(o);
   }
 
-  run(job: AnalysisJob, onPartial?: (diagnostics: Diagnostic[]) => void): Promise<AnalysisOutcome> {
+  run(job: AnalysisJob, stages: AnalysisStages = {}): Promise<AnalysisOutcome> {
     return new Promise((settle) => {
       const id = this.nextId++;
       const started = performance.now();
@@ -212,7 +230,7 @@ class WorkerRunner implements AnalysisRunner {
         this.replace();
         this.finish({ kind: 'timeout', ms: performance.now() - started });
       }, this.timeoutMs);
-      this.current = { id, settle, timer, stop: new Int32Array(stop), ...(onPartial ? { onPartial } : {}) };
+      this.current = { id, settle, timer, stop: new Int32Array(stop), stages };
       this.worker.postMessage({ id, job, stop } satisfies Request);
     });
   }

@@ -3,7 +3,7 @@
 import type { Connection, TextDocuments } from 'vscode-languageserver';
 import type { WorkspaceIndex } from './workspace-index.js';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
-import { LayoutDocument } from '../service/document.js';
+import { DocumentHistory, LayoutDocument } from '../service/document.js';
 import { ChunkedParser } from '../service/chunks.js';
 import type { Settings } from '../service/settings.js';
 import type { DiagnosticsScheduler } from './diagnostics.js';
@@ -38,18 +38,19 @@ export interface ServerContext {
 
 /**
  * Keeps one LayoutDocument per open document, rebuilt when the version changes; its parse
- * re-uses the previous version's (a ChunkedParser per document).
+ * re-uses the previous version's (a ChunkedParser per document), its name resolution and
+ * elaborated models the earlier versions' (a DocumentHistory per document).
  */
 export class SnapshotCache {
   private readonly cache = new Map<string, LayoutDocument>();
-  private readonly parsers = new Map<string, ChunkedParser>();
+  private readonly parsers = new Map<string, { parser: ChunkedParser; history: DocumentHistory }>();
 
   get(doc: TextDocument): LayoutDocument {
     const hit = this.cache.get(doc.uri);
     if (hit && hit.version === doc.version) return hit;
-    let parser = this.parsers.get(doc.uri);
-    if (!parser) this.parsers.set(doc.uri, (parser = new ChunkedParser()));
-    const fresh = new LayoutDocument(doc.uri, doc.version, doc.getText(), parser);
+    let p = this.parsers.get(doc.uri);
+    if (!p) this.parsers.set(doc.uri, (p = { parser: new ChunkedParser(), history: new DocumentHistory() }));
+    const fresh = new LayoutDocument(doc.uri, doc.version, doc.getText(), p.parser, p.history);
     this.cache.set(doc.uri, fresh);
     return fresh;
   }

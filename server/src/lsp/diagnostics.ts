@@ -1,6 +1,16 @@
 // Diagnostics: re-analyse each open document after an edit (debounced), one analysis at a time,
 // newest version first; a newer edit cancels a running analysis of an older version, and a
 // result is published only while its version is still the document's current one.
+//
+// Staged publishing (as TypeScript's server shows syntax errors before semantic ones): the worker
+// sends the syntax and name diagnostics as soon as the file is parsed and resolved. They are
+// published at once when nothing has been published for the document yet (it was just opened)
+// and the file is large enough for the full analysis to take a while (`earlyMinChars`): a stage
+// is complete for what it covers and the client shows nothing else meanwhile. Otherwise a stage
+// only feeds the interim publish of a long analysis (`interimAfterMs`), which would otherwise
+// replace the previous version's full result by a smaller set on every edit. A stage is published
+// only while its analysis is the running one for the current version: the full result of that
+// version always comes after it, and nothing older overwrites a newer one.
 import type { Connection } from 'vscode-languageserver';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import type { Diagnostic } from '../../../grammar/src/diagnostic.js';
@@ -17,10 +27,15 @@ export interface SchedulerOptions {
   settings: () => Settings;
   /**
    * When the full analysis of the current version runs longer than this, what is known of it is
-   * published meanwhile: everything but the slow checks still running when the worker has sent
-   * that (`AnalysisRunner.run`'s `onPartial`), else the syntax and name diagnostics.
+   * published meanwhile: the worker's latest stage (everything but the slow checks still running,
+   * else the syntax and name diagnostics), as soon as there is one.
    */
   interimAfterMs?: number;
+  /**
+   * A document of at least this many characters that has had no diagnostics published since it
+   * was opened gets its syntax and name diagnostics as soon as the worker knows them (see above).
+   */
+  earlyMinChars?: number;
   timeoutMs: number;
   /** analyses wait for this (the first settings pull) */
   ready?: Promise<unknown>;
@@ -36,7 +51,12 @@ interface Running {
   interimDue?: boolean;
   /** the worker's early result: all but the slow checks still running */
   partial?: Diagnostic[];
+  /** the worker's first stage: the syntax and name diagnostics */
+  syntax?: Diagnostic[];
 }
+
+/** `SchedulerOptions.earlyMinChars` by default: about 250 lines, whose cold analysis takes some 100 ms */
+export const EARLY_STAGE_MIN_CHARS = 8000;
 
 export class DiagnosticsScheduler {
   private readonly timers = new Map<string, NodeJS.Timeout>();
@@ -114,37 +134,35 @@ export class DiagnosticsScheduler {
       this.publishInterim(running);
     }, this.o.interimAfterMs ?? 400);
     this.running = running;
-    const onPartial = (diagnostics: Diagnostic[]) => {
+    const partial = (diagnostics: Diagnostic[]) => {
       if (this.running !== running) return;
       running.partial = diagnostics;
       if (running.interimDue) this.publishInterim(running);
     };
-    void this.o.runner.run(job, onPartial).then((outcome) => {
+    const syntax = (diagnostics: Diagnostic[]) => {
+      if (this.running !== running) return;
+      running.syntax = diagnostics;
+      const early = !this.last.has(job.uri) && job.text.length >= (this.o.earlyMinChars ?? EARLY_STAGE_MIN_CHARS);
+      if (early || (running.interimDue && !running.partial)) this.publishInterim(running);
+    };
+    void this.o.runner.run(job, { partial, syntax }).then((outcome) => {
       if (this.running === running) this.running = undefined;
       clearTimeout(running.interim);
       try {
-        this.finish(job, outcome, performance.now() - started);
+        this.finish(job, outcome, performance.now() - started, running.syntax);
       } finally {
         this.pump();
       }
     });
   }
 
-  /** the full analysis is slow: publish what is known of the same version meanwhile */
+  /** the full analysis is still running: publish what the worker knows of the same version meanwhile (its latest stage) */
   private publishInterim(running: Running): void {
     const job = running.job;
     const doc = this.o.document(job.uri);
     if (!doc || doc.version !== job.version || this.running !== running) return;
-    let diagnostics: Diagnostic[];
-    if (running.partial) diagnostics = running.partial;
-    else {
-      try {
-        diagnostics = syntaxDiagnostics(job.text);
-      } catch {
-        return;
-      }
-    }
-    this.publish(doc, job, diagnostics);
+    const diagnostics = running.partial ?? running.syntax;
+    if (diagnostics) this.publish(doc, job, diagnostics);
   }
 
   private publish(doc: TextDocument, job: AnalysisJob, diagnostics: Diagnostic[]): void {
@@ -156,18 +174,23 @@ export class DiagnosticsScheduler {
     });
   }
 
-  private finish(job: AnalysisJob, outcome: AnalysisOutcome, ms: number): void {
+  /** `syntax`: the worker's syntax and name diagnostics of this job, when it sent them */
+  private finish(job: AnalysisJob, outcome: AnalysisOutcome, ms: number, syntax: Diagnostic[] | undefined): void {
     if (outcome.kind === 'cancelled') return;
     const doc = this.o.document(job.uri);
     if (!doc || doc.version !== job.version) return; // stale: a newer version is pending
     let diagnostics: Diagnostic[];
     if (outcome.kind === 'done') diagnostics = outcome.diagnostics;
     else {
-      // the full analysis failed or ran too long: publish what the fast passes find, and say why
-      try {
-        diagnostics = syntaxDiagnostics(job.text);
-      } catch {
-        diagnostics = [];
+      // the full analysis failed or ran too long: publish what the fast passes find (the worker's
+      // first stage; parsed here only when the worker failed before it), and say why
+      if (syntax) diagnostics = [...syntax];
+      else {
+        try {
+          diagnostics = syntaxDiagnostics(job.text);
+        } catch {
+          diagnostics = [];
+        }
       }
       diagnostics.unshift({
         code: outcome.kind === 'timeout' ? 'analysis/timeout' : 'analysis/internal-error',

@@ -25,7 +25,7 @@ import { TextDocument } from 'vscode-languageserver-textdocument';
 import { createRunner, serveAnalysisRequests, workerRole } from './analysis-runner.js';
 import { Resync } from './transport.js';
 import { SnapshotCache, type ClientSupport, type ServerContext } from './context.js';
-import { DiagnosticsScheduler } from './diagnostics.js';
+import { DiagnosticsScheduler, EARLY_STAGE_MIN_CHARS as DEFAULT_EARLY_STAGE_MIN_CHARS } from './diagnostics.js';
 import { SettingsStore } from './settings.js';
 import { documentSymbols } from './document-symbols.js';
 import { workspaceSymbols } from './workspace-symbols.js';
@@ -52,6 +52,8 @@ import { commandLine } from './command-line.js';
 const ANALYSIS_TIMEOUT_MS = envInt('LAYOUT_ANALYSIS_TIMEOUT_MS', 20_000);
 /** After this long, a running analysis's syntax and name diagnostics are published meanwhile. */
 const INTERIM_AFTER_MS = envInt('LAYOUT_INTERIM_AFTER_MS', 1500);
+/** A just-opened file of at least this many characters gets its syntax and name diagnostics first (diagnostics.ts). */
+const EARLY_STAGE_MIN_CHARS = envInt('LAYOUT_EARLY_STAGE_MIN_CHARS', DEFAULT_EARLY_STAGE_MIN_CHARS);
 
 function envInt(name: string, dflt: number): number {
   const v = Number(process.env[name]);
@@ -165,6 +167,7 @@ export function startServer(connection: Connection): void {
       settings: () => settings.get(),
       timeoutMs: ANALYSIS_TIMEOUT_MS,
       interimAfterMs: INTERIM_AFTER_MS,
+      earlyMinChars: EARLY_STAGE_MIN_CHARS,
       ready: settingsReady,
     });
     ctx = {

@@ -2,13 +2,16 @@
 // the parse, the symbol index, the tokens. A snapshot is immutable; an edit makes a new one.
 // Given a `Parser` that remembers the previous version (chunks.ts's ChunkedParser), the parse of
 // a new version re-parses only the declarations an edit touched; unchanged declarations are then
-// the same (never mutated) AST objects in both snapshots.
+// the same (never mutated) AST objects in both snapshots. Given a `DocumentHistory` too, the symbol
+// index re-uses the earlier versions' name resolution per declaration, and elaboration.ts their
+// elaborated models, where exactly valid.
 import type * as ast from '../../../grammar/src/ast.js';
 import { children as childrenOf } from '../../../grammar/src/ast.js';
 import type { Diagnostic } from '../../../grammar/src/diagnostic.js';
 import { parse } from '../../../grammar/src/parse.js';
 import { LineIndex } from '../../../grammar/src/line-index.js';
 import { tokenInfos, type TokenInfo } from '../../../grammar/src/token-info.js';
+import { ResolveCache } from '../../../grammar/src/resolve.js';
 import { SymbolIndex } from './symbols.js';
 
 /** What a snapshot needs of a parser: `parse`'s result for a text (grammar/src/parse.ts). */
@@ -16,12 +19,22 @@ export interface Parser {
   parse(text: string): { file: ast.File; diagnostics: Diagnostic[]; lines: LineIndex };
 }
 
+/**
+ * What consecutive versions of one document share: each version re-uses the earlier versions' work
+ * where it is still exactly valid (name resolution per declaration, elaborated models per declaration).
+ */
+export class DocumentHistory {
+  readonly resolveCache = new ResolveCache();
+  /** per declaration: its last elaborated model and what it was built from (elaboration.ts) */
+  readonly models = new WeakMap<ast.Decl, unknown>();
+}
+
 export class LayoutDocument {
   private _parse?: { file: ast.File; diagnostics: Diagnostic[]; lines: LineIndex };
   private _symbols?: SymbolIndex;
   private _tokens?: TokenInfo[];
 
-  constructor(readonly uri: string, readonly version: number, readonly text: string, private readonly parser?: Parser) {}
+  constructor(readonly uri: string, readonly version: number, readonly text: string, private readonly parser?: Parser, readonly history?: DocumentHistory) {}
 
   get file(): ast.File {
     return this.parsed.file;
@@ -41,7 +54,7 @@ export class LayoutDocument {
   }
 
   get symbols(): SymbolIndex {
-    this._symbols ??= new SymbolIndex(this.file, this.lines);
+    this._symbols ??= new SymbolIndex(this.file, this.lines, this.history?.resolveCache);
     return this._symbols;
   }
 

@@ -6,7 +6,9 @@
 // source order: the way the incremental analysis elaborates a re-checked declaration, so that
 // what the elaborator knows of each name there is what the whole-file elaboration knows. A
 // kernel of the 2,000-line bench file needs about ten declarations, not the file's 585 (the
-// whole-file elaboration takes 30-100 ms there). The result is kept for the version.
+// whole-file elaboration takes 30-100 ms there). The result is kept for the version, and (with the
+// document's history) for later versions while those declarations and their names' meanings are
+// unchanged: the first hover after an edit elaborates only what the edit touched.
 import type * as ast from '../../../grammar/src/ast.js';
 import type { Diagnostic } from '../../../grammar/src/diagnostic.js';
 import { Elaborator, type Model } from '../check/elaborate.js';
@@ -100,10 +102,21 @@ export function modelOfDecl(doc: LayoutDocument, decl: ast.Decl): DeclModel {
   const m = docModels(doc);
   let r = m.byDecl.get(decl);
   if (!r) {
-    r = elaborateClosure(doc, m, decl);
+    r = elaborateClosure(doc, m, decl, undefined, doc.history?.models as WeakMap<ast.Decl, Carried> | undefined);
     m.byDecl.set(decl, r);
   }
   return r;
+}
+
+/**
+ * A declaration's model as an earlier version built it: valid in a later version when the
+ * declarations elaborated for it are the same (unchanged) declarations and each resolves its names
+ * exactly as then (the same resolution unit): the elaborator then computes the same model.
+ */
+interface Carried {
+  decls: ast.Decl[];
+  units: (object | undefined)[];
+  result: DeclModel;
 }
 
 /**
@@ -124,20 +137,32 @@ export function closureOf(doc: LayoutDocument, decl: ast.Decl): ast.Decl[] {
   return closureIndices(doc, docModels(doc), decl).map((j) => decls[j]);
 }
 
-function elaborateClosure(doc: LayoutDocument, m: DocModels, decl: ast.Decl, overrides?: ReadonlyMap<string, bigint>): DeclModel {
+function elaborateClosure(doc: LayoutDocument, m: DocModels, decl: ast.Decl, overrides?: ReadonlyMap<string, bigint>, carried?: WeakMap<ast.Decl, Carried>): DeclModel {
   const decls = doc.file.decls;
-  const el = new Elaborator(doc.symbols.resolution, overrides ? { overrides } : {});
+  const resolution = doc.symbols.resolution;
   const closure = closureIndices(doc, m, decl);
-  if (closure.length === 0) return { model: el.model, diagnostics: [] };
-  for (const j of closure) {
-    const d = decls[j];
+  if (closure.length === 0) return { model: new Elaborator(resolution, overrides ? { overrides } : {}).model, diagnostics: [] };
+  const order = closure.map((j) => decls[j]);
+  const units = carried ? order.map((d) => resolution.unitOf(d)) : [];
+  const kept = carried?.get(decl);
+  if (kept && same(kept.decls, order) && same(kept.units, units)) return kept.result;
+  const el = new Elaborator(resolution, overrides ? { overrides } : {});
+  for (const d of order) {
     try {
       el.decl(d);
     } catch (e) {
       el.report('elab/internal-error', d.range, `internal error while elaborating: ${e instanceof Error ? e.message : String(e)}`, 'warning');
     }
   }
-  return { model: el.model, diagnostics: el.diagnostics };
+  const result = { model: el.model, diagnostics: el.diagnostics };
+  carried?.set(decl, { decls: order, units, result });
+  return result;
+}
+
+function same<T>(a: readonly T[], b: readonly T[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }
 
 /** the indices of `closureOf`, sorted; none when `decl` is not one of the file's */

@@ -3,7 +3,9 @@
 // version's work. The analysis worker keeps one per open document.
 //
 // - Parsing: chunk by chunk (chunks.ts); an edit re-parses only the chunks whose text changed.
-// - Name resolution runs on the whole file (it is fast and every name/... diagnostic is global).
+// - Name resolution keeps each declaration's resolution while what its names mean is unchanged
+//   (grammar/src/resolve.ts's ResolveCache); the file-wide facts (duplicates, which names are used)
+//   come from small per-declaration parts.
 // - Per declaration, the elaborator's diagnostics and each rule's diagnostics are kept. A
 //   declaration is re-checked when its chunk changed, or when it names (directly or through
 //   other re-checked declarations) something an edited declaration declares, before or after
@@ -20,7 +22,7 @@
 // reports) falls back to the whole-file analysis for that version.
 import type * as ast from '../../../grammar/src/ast.js';
 import type { Diagnostic } from '../../../grammar/src/diagnostic.js';
-import { resolve } from '../../../grammar/src/resolve.js';
+import { ResolveCache, resolve } from '../../../grammar/src/resolve.js';
 import { analyze } from '../check/index.js';
 import { Elaborator, elaborate } from '../check/elaborate.js';
 import { linearDiagnostics } from '../check/linear.js';
@@ -46,6 +48,13 @@ export interface IncrementalOptions {
    * checks run; only when there are some to run.
    */
   onFast?: (diagnostics: Diagnostic[]) => void;
+  /**
+   * Called once, as soon as the file is parsed and its names resolved (before any elaboration),
+   * with the syntax and name diagnostics, sorted: exactly those of the result (complete for what
+   * they cover; the result adds the others). Not called when the whole file is analysed the plain
+   * way (`stats.full`) or the parse was stopped.
+   */
+  onSyntax?: (diagnostics: Diagnostic[]) => void;
   /** the document's URI, for the kernel checks' template files */
   uri?: string;
 }
@@ -108,12 +117,14 @@ const SLOW = rules.map((r) => r.category === 'slow');
 
 export class IncrementalAnalysis {
   private readonly parser = new ChunkedParser();
+  private resolveCache = new ResolveCache();
   private state?: State;
 
   /** Forgets every earlier version. */
   reset(): void {
     this.state = undefined;
     this.parser.reset();
+    this.resolveCache = new ResolveCache();
   }
 
   diagnose(text: string, options: IncrementalOptions = {}): IncrementalResult {
@@ -136,7 +147,8 @@ export class IncrementalAnalysis {
     const p = options.shouldStop ? this.parser.parse(text, options.shouldStop) : this.parser.parse(text);
     if (!p) return { diagnostics: [], cancelled: true, stats: { decls: 0, chunksParsed: 0, rechecked: 0, elaborated: 0, full: false } };
     if (!p.chunks || !p.from) throw new Fallback('too many syntax errors');
-    const resolution = resolve(p.file, p.lines);
+    const resolution = resolve(p.file, p.lines, this.resolveCache);
+    if (options.onSyntax) options.onSyntax(sorted([...p.diagnostics, ...resolution.diagnostics]));
     // the kept results are those of the chunks the parser compared with
     const old = this.state && this.state.chunks === previous ? this.state : undefined;
 
@@ -285,9 +297,10 @@ export class IncrementalAnalysis {
       for (let ri = 0; !work && ri < rules.length; ri++) if (!SLOW[ri] && !rules[ri].global && d.rules[ri] === undefined) work = true;
       if (!work) continue;
       if (stop?.()) return abandon();
+      const one: RuleContext = { ...ctx, decls: [d.decl] };
       for (let ri = 0; ri < rules.length; ri++) {
         if (SLOW[ri] || rules[ri].global) continue;
-        if (todo[j] || d.rules[ri] === undefined) d.rules[ri] = runRule(rules[ri].run, { ...ctx, decls: [d.decl] }).diagnostics;
+        if (todo[j] || d.rules[ri] === undefined) d.rules[ri] = runRule(rules[ri].run, one).diagnostics;
       }
       if (todo[j] || d.schedule === undefined) {
         const s = d.decl;

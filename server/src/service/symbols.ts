@@ -8,7 +8,7 @@
 import type * as ast from '../../../grammar/src/ast.js';
 import type { Range } from '../../../grammar/src/ast.js';
 import type { LineIndex } from '../../../grammar/src/line-index.js';
-import { resolve, type Definition, type Resolution } from '../../../grammar/src/resolve.js';
+import { resolve, type Definition, type Resolution, type ResolveCache } from '../../../grammar/src/resolve.js';
 
 export type SymbolKind =
   | 'param' | 'const' | 'let' | 'layout' | 'perm' | 'linear'
@@ -55,11 +55,12 @@ export class SymbolIndex {
   private readonly usesByDef = new Map<SymbolDef, SymbolRef[]>();
 
   /**
-   * Resolves the file; everything else is computed on first use (a hover on a new version needs
+   * Resolves the file (with a document's `cache`: re-using the earlier versions' resolution of every
+   * declaration that resolves the same way); everything else is computed on first use (a hover on a new version needs
    * one definition and its uses, not an index of the whole file).
    */
-  constructor(readonly file: ast.File, lines: LineIndex) {
-    this.resolution = resolve(file, lines);
+  constructor(readonly file: ast.File, lines: LineIndex, cache?: ResolveCache) {
+    this.resolution = resolve(file, lines, cache);
   }
 
   /** every symbol, in the resolver's order (top-level ones in source order, then locals and free symbols) */

@@ -5,10 +5,11 @@
 // after an `X.OrderBy(...)` chain is reported, with a quick fix that writes the chain out
 // (X's value followed by the `.OrderBy(B)` chain in place of `X`: LEGO's value of X at that point,
 // written so that it extends nothing itself). A syntactic rule over the
-// whole file (uses are in source order, as LEGO's statements run).
+// whole file (uses are in source order, as LEGO's statements run), from per-declaration summaries
+// (the extensions and layout uses of each) kept while a declaration resolves the same way.
 import type { ast, Diagnostic } from '../../../../grammar/src/index.js';
 import { children } from '../../../../grammar/src/ast.js';
-import type { Definition } from '../../../../grammar/src/resolve.js';
+import type { Definition, Resolution } from '../../../../grammar/src/resolve.js';
 import type { RuleContext } from './types.js';
 
 interface Extension {
@@ -32,25 +33,38 @@ function lineOf(text: string, offset: number): number {
   return n;
 }
 
-export function checkLegoMutation(ctx: RuleContext): Diagnostic[] {
-  const { file, resolution, text } = ctx;
+/** One declaration's part: the extensions it makes and the uses of layouts in it, in walk order. */
+interface Summary {
+  exts: { def: Definition; ext: Extension }[];
+  uses: { def: Definition; node: ast.NameRef }[];
+}
+
+/**
+ * Per declaration resolution unit (`Resolution.unitOf`): the same object in the next version while the
+ * declaration and what its names mean are unchanged, so an edit walks only the declarations it touched.
+ */
+const summaries = new WeakMap<object, Summary>();
+
+function summaryOf(d: ast.Decl, resolution: Resolution, text: string): Summary {
+  const key = resolution.unitOf(d);
+  const kept = key && summaries.get(key);
+  if (kept) return kept;
   const layoutDef = (n: ast.NameRef): Definition | undefined => {
-    const d = resolution.refs.get(n);
-    return d && d.kind === 'layout' ? d : undefined;
+    const def = resolution.refs.get(n);
+    return def && def.kind === 'layout' ? def : undefined;
   };
-  const exts = new Map<Definition, Extension[]>();
-  const uses = new Map<Definition, ast.NameRef[]>();
+  const out: Summary = { exts: [], uses: [] };
   const walk = (n: ast.AnyNode): void => {
     if (n.kind === 'Name') {
-      const d = layoutDef(n);
-      if (d) (uses.get(d) ?? uses.set(d, []).get(d)!).push(n);
+      const def = layoutDef(n);
+      if (def) out.uses.push({ def, node: n });
       return;
     }
     if (n.kind === 'MethodCall' && n.method.name === 'OrderBy') {
       const root = chainRoot(n);
-      const d = root && layoutDef(root);
-      if (root && d) {
-        (exts.get(d) ?? exts.set(d, []).get(d)!).push({ outer: n, root, suffix: text.slice(root.range.end, n.range.end) });
+      const def = root && layoutDef(root);
+      if (root && def) {
+        out.exts.push({ def, ext: { outer: n, root, suffix: text.slice(root.range.end, n.range.end) } });
         // the chain's receivers are part of this extension; its arguments are walked
         let r: ast.Expr = n;
         while (r.kind === 'MethodCall' && r.method.name === 'OrderBy') {
@@ -63,7 +77,19 @@ export function checkLegoMutation(ctx: RuleContext): Diagnostic[] {
     }
     for (const c of children(n)) walk(c);
   };
-  file.decls.forEach(walk);
+  walk(d);
+  if (key) summaries.set(key, out);
+  return out;
+}
+
+export function checkLegoMutation(ctx: RuleContext): Diagnostic[] {
+  const { file, resolution, text } = ctx;
+  const sums = file.decls.map((d) => summaryOf(d, resolution, text));
+  const exts = new Map<Definition, Extension[]>();
+  for (const s of sums) for (const { def, ext } of s.exts) (exts.get(def) ?? exts.set(def, []).get(def)!).push(ext);
+  if (exts.size === 0) return [];
+  const uses = new Map<Definition, ast.NameRef[]>();
+  for (const s of sums) for (const { def, node } of s.uses) if (exts.has(def)) (uses.get(def) ?? uses.set(def, []).get(def)!).push(node);
   const only = ctx.decls === file.decls ? undefined : new Set<ast.Decl>(ctx.decls);
   const inChecked = (n: ast.Node): boolean => !only || ctx.decls.some((d) => n.range.start >= d.range.start && n.range.end <= d.range.end);
   const out: Diagnostic[] = [];

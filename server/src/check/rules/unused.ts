@@ -18,15 +18,13 @@ export function checkUnused(ctx: RuleContext): Diagnostic[] {
   const hasConsumers = file.decls.some((d) => d.kind === 'Kernel' || d.kind === 'Schedule');
   // judged over the whole file; reported for the declarations checked
   const only = ctx.decls === file.decls ? undefined : new Set<ast.Decl>(ctx.decls);
-  // a definition is used when any use resolves to it (one pass over the uses, not a list per definition)
-  const used = new Set(resolution.refs.values());
   const out: Diagnostic[] = [];
   for (const def of resolution.globals.values()) {
     if (!def.ident) continue;
     if (only && (!def.decl || !only.has(def.decl))) continue;
     if (def.kind !== 'param' && def.kind !== 'const' && def.kind !== 'let' && def.kind !== 'layout' && def.kind !== 'perm') continue;
     if (def.kind === 'layout' && !hasConsumers) continue;
-    if (used.has(def)) continue;
+    if (resolution.isUsed(def)) continue; // any use resolves to it (counted per declaration by name resolution)
     out.push({
       code: codes[def.kind],
       severity: 'hint',

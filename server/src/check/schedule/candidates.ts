@@ -47,6 +47,8 @@ export function checkSchedule(
   const tunable = tunableParamsOf(decl, env);
   const combos = env.scenarios.combinations(tunable);
   for (const sc of combos.scenarios) {
+    // the combination of the params' own values is the base scenario: checked above, same diagnostics
+    if (sc.changed.size === 0) continue;
     const r = resolveSchedule(decl, argValues(env, sc), ro);
     const ds = r.spec ? [...r.diagnostics, ...analyzeSchedule(r.spec, ao).diagnostics] : r.diagnostics;
     const label = tunable.map((n) => `${n} = ${sc.assignment.get(n)}`).join(', ');

@@ -1,0 +1,204 @@
+// The whole file's resolution (grammar/src/resolve.ts's `Resolution`) read through its declarations'
+// resolutions ("units"): nothing here is built per version for the whole file up front. A use is
+// looked up in the unit of the declaration that contains it; symbolAt reads one declaration's index.
+import type * as ast from './ast.js';
+import type { Diagnostic } from './diagnostic.js';
+import type { Definition, NameUse, Resolution, SymbolKind, Top, Unit } from './resolve.js';
+
+const TOP_LEVEL: ReadonlySet<SymbolKind> = new Set(['param', 'const', 'let', 'layout', 'perm', 'linear', 'kernel', 'schedule']);
+
+/** The whole file's resolution, read through its declarations' units. */
+export class Composed implements Resolution {
+  readonly refs: ReadonlyMap<NameUse, Definition>;
+  readonly declarations: ReadonlyMap<ast.Ident, Definition>;
+  private _definitions?: Definition[];
+  private _free?: Definition[];
+  private _used?: Set<Definition>;
+  private readonly byDecl = new Map<ast.Decl, Unit>();
+
+  constructor(
+    private readonly decls: readonly ast.Decl[],
+    private readonly tops: readonly Top[][],
+    private readonly units: readonly Unit[],
+    readonly globals: Map<string, Definition>,
+    readonly diagnostics: Diagnostic[],
+    private readonly binders: () => ReadonlyMap<Definition, number> | undefined,
+  ) {
+    this.refs = new UnitMap<NameUse, Definition>(decls, units, (u) => u.refs, []);
+    const topDecls: [ast.Ident, Definition][] = [];
+    for (const t of tops) for (const { def } of t) topDecls.push([def.ident!, def]);
+    this.declarations = new UnitMap<ast.Ident, Definition>(decls, units, (u) => u.declarations, topDecls);
+  }
+
+  get definitions(): Definition[] {
+    if (!this._definitions) {
+      const out: Definition[] = [];
+      for (const t of this.tops) for (const { def } of t) out.push(def);
+      for (const u of this.units) for (const d of u.definitions) out.push(d);
+      this._definitions = out;
+    }
+    return this._definitions;
+  }
+
+  get freeSymbols(): Definition[] {
+    if (!this._free) {
+      const out: Definition[] = [];
+      for (const u of this.units) for (const d of u.freeSymbols) out.push(d);
+      this._free = out;
+    }
+    return this._free;
+  }
+
+  references(def: Definition): NameUse[] {
+    const out: NameUse[] = [];
+    // a local or free symbol: its declaration's uses; a top-level name: the declarations that looked it
+    // up; a built-in (no declaration): every declaration
+    const own = def.decl && !TOP_LEVEL.has(def.kind) ? this.unit(def.decl) : undefined;
+    for (const u of own ? [own] : this.units) {
+      if (!own && def.decl && u.looked.get(def.name) !== def) continue;
+      for (const [use, d] of u.refs) if (d === def) out.push(use);
+    }
+    return out.sort((a, b) => a.range.start - b.range.start);
+  }
+
+  symbolAt(offset: number): { node: NameUse; definition: Definition } | undefined {
+    // the last use or declaring identifier that starts at or before `offset`: in the last declaration
+    // starting there, or (when it has none there) the one before
+    for (let j = lastStartingAt(this.decls, offset); j >= 0; j--) {
+      const index = indexOf(this.units[j], this.tops[j]);
+      let lo = 0;
+      let hi = index.length - 1;
+      let found = -1;
+      while (lo <= hi) {
+        const mid = (lo + hi) >> 1;
+        if (index[mid].start <= offset) { found = mid; lo = mid + 1; } else hi = mid - 1;
+      }
+      if (found < 0) continue;
+      const hit = index[found];
+      return offset <= hit.end ? { node: hit.node, definition: hit.definition } : undefined;
+    }
+    return undefined;
+  }
+
+  isUsed(def: Definition): boolean {
+    const b = this.binders();
+    if (b) return (b.get(def) ?? 0) > 0;
+    // an older resolution of a cached document: count again
+    if (!this._used) {
+      this._used = new Set();
+      for (const u of this.units) for (const d of u.bound) this._used.add(d);
+    }
+    return this._used.has(def);
+  }
+
+  unitOf(decl: ast.Decl): object | undefined {
+    return this.unit(decl);
+  }
+
+  private unit(decl: ast.Decl): Unit | undefined {
+    const j = lastStartingAt(this.decls, decl.range.start);
+    if (j >= 0 && this.decls[j] === decl) return this.units[j];
+    if (this.byDecl.size === 0) this.units.forEach((u) => this.byDecl.set(u.decl, u));
+    return this.byDecl.get(decl);
+  }
+}
+
+/** the index of the last declaration that starts at or before `offset` (-1: none) */
+export function lastStartingAt(decls: readonly ast.Decl[], offset: number): number {
+  let lo = 0;
+  let hi = decls.length - 1;
+  let found = -1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    if (decls[mid].range.start <= offset) { found = mid; lo = mid + 1; } else hi = mid - 1;
+  }
+  return found;
+}
+
+function indexOf(u: Unit, tops: readonly Top[]): NonNullable<Unit['index']> {
+  if (!u.index) {
+    const index: NonNullable<Unit['index']> = [];
+    for (const { def } of tops) index.push({ start: def.ident!.range.start, end: def.ident!.range.end, node: def.ident!, definition: def });
+    for (const [node, definition] of u.refs) index.push({ start: node.range.start, end: node.range.end, node, definition });
+    for (const [node, definition] of u.declarations) index.push({ start: node.range.start, end: node.range.end, node, definition });
+    index.sort((a, b) => a.start - b.start);
+    u.index = index;
+  }
+  return u.index;
+}
+
+/**
+ * A read-only map over the units' own maps (keys are AST nodes of one declaration each): found through
+ * the declaration that contains the node, which is where its entry is. `first` are entries before the
+ * units' (the top-level declarations).
+ */
+class UnitMap<K extends { range: ast.Range }, V> implements ReadonlyMap<K, V> {
+  private last = -1;
+  private firstMap?: Map<K, V>;
+
+  constructor(
+    private readonly decls: readonly ast.Decl[],
+    private readonly units: readonly Unit[],
+    private readonly of: (u: Unit) => ReadonlyMap<K, V>,
+    private readonly first: readonly [K, V][],
+  ) {}
+
+  get(key: K): V | undefined {
+    if (this.first.length) {
+      this.firstMap ??= new Map(this.first);
+      const v = this.firstMap.get(key);
+      if (v !== undefined) return v;
+    }
+    const at = key.range.start;
+    let j = this.last;
+    if (!(j >= 0 && this.decls[j].range.start <= at && at <= this.decls[j].range.end)) {
+      j = lastStartingAt(this.decls, at);
+      if (j < 0 || at > this.decls[j].range.end) return this.scan(key);
+      this.last = j;
+    }
+    const v = this.of(this.units[j]).get(key);
+    if (v !== undefined) return v;
+    // a node outside its declaration's range (never seen): look everywhere
+    return this.scan(key);
+  }
+
+  private scan(key: K): V | undefined {
+    for (const u of this.units) {
+      const v = this.of(u).get(key);
+      if (v !== undefined) return v;
+    }
+    return undefined;
+  }
+
+  has(key: K): boolean {
+    return this.get(key) !== undefined;
+  }
+
+  get size(): number {
+    let n = this.first.length;
+    for (const u of this.units) n += this.of(u).size;
+    return n;
+  }
+
+  *entries(): MapIterator<[K, V]> {
+    for (const e of this.first) yield e;
+    for (const u of this.units) yield* this.of(u).entries();
+  }
+
+  *keys(): MapIterator<K> {
+    for (const [k] of this.entries()) yield k;
+  }
+
+  *values(): MapIterator<V> {
+    for (const [, v] of this.entries()) yield v;
+  }
+
+  [Symbol.iterator](): MapIterator<[K, V]> {
+    return this.entries();
+  }
+
+  forEach(f: (value: V, key: K, map: ReadonlyMap<K, V>) => void): void {
+    for (const [k, v] of this.entries()) f(v, k, this);
+  }
+}
+

@@ -1,0 +1,83 @@
+// The analysis worker warms up as soon as it starts, before the first document arrives: the first
+// analysis in a fresh thread runs cold code (V8 compiles and optimises as it goes) and costs two to
+// three times a warm one. The worker analyses a small sample program that touches every stage
+// (parse, names, elaboration, every rule, a GenP check, a kernel and a schedule) a few times, one
+// run per event-loop turn, and stops at once when a request arrives: warming never delays a job by
+// more than one run of the sample (a few milliseconds once the first is done).
+import { IncrementalAnalysis } from '../service/incremental.js';
+
+/** One unit of the sample, names made unique by `k`. */
+function unit(k: number): string {
+  return `# sample ${k}
+param M${k} = 1024 in [512, 1024], N${k} = 512, K${k} = 256
+param BM${k} = 64 in [32, 64], BN${k} = 64, BK${k} = 16
+const W${k} = 16
+let tiles_m${k} = M${k} / BM${k}
+let tiles_n${k} = N${k} / BN${k}
+layout P${k} = OrderBy(Col(max(tiles_m${k} / 4, 1), 1), Col(min(tiles_m${k}, 4), tiles_n${k})).TileBy([tiles_m${k}, tiles_n${k}])
+layout X${k} = OrderBy(Row(M${k}, K${k})).TileBy([M${k} / BM${k}, K${k} / BK${k}], [BM${k}, BK${k}])
+layout Y${k} = OrderBy(Row(K${k}, N${k})).TileBy([K${k} / BK${k}, N${k} / BN${k}], [BK${k}, BN${k}])
+layout Z${k} = OrderBy(Row(M${k}, N${k})).TileBy([M${k} / BM${k}, N${k} / BN${k}], [BM${k}, BN${k}])
+perm diag${k}(n)[i, j] =
+  if i + j < n then (i + j + 1) * (i + j) / 2 + i
+  else n * n - n + i - (2 * n - i - j - 1) * (2 * n - i - j - 2) / 2
+layout D${k} = OrderBy(RegP([2, 2], [1, 0]), GenP([4, 4], diag${k}(4))).GroupBy([8, 8])
+kernel mm${k} target triton builtin matmul {
+  pid_m, pid_n = P${k}.inv(pid)
+  offset_aptrs = X${k}[pid_m, k, :, :]
+  offset_bptrs = Y${k}[k, pid_n, :, :]
+  offset_cptrs = Z${k}[pid_m, pid_n, 0:BM${k}, 0:BN${k}]
+  param_M = M${k}
+  param_N = N${k}
+  param_K = K${k}
+  param_BM = BM${k}
+  param_BN = BN${k}
+  param_BK = BK${k}
+  param_GM = 4
+}
+kernel nw${k} target cuda builtin nw_antidiag {
+  block_size = W${k}
+  expr = D${k}[i, j]
+}
+schedule s${k} for linalg.matmul(M${k}, N${k}, K${k}) on sm_80 {
+  mm = findOp("linalg.matmul")
+  tileForGrids(mm, [BM${k}, BN${k}])
+  tile(mm, [0, 0, BK${k}])
+  promote(mm, [0, 1])
+  parallelizeForThreads(mm, [W${k}, W${k}])
+  vectorize()
+  bufferize()
+}
+`;
+}
+
+/** The sample program the worker warms up on. */
+export const WARM_UP_SAMPLE = [0, 1, 2, 3].map(unit).join('\n');
+
+/** How many times the sample is analysed at most. */
+export const WARM_UP_RUNS = 12;
+
+/**
+ * Starts warming up: analyses the sample up to `WARM_UP_RUNS` times, one run per event-loop turn
+ * (`setImmediate`), until `busy()` says a request arrived. Returns a function that stops it.
+ */
+export function warmUp(busy: () => boolean, runs = WARM_UP_RUNS): () => void {
+  let left = runs;
+  let timer: NodeJS.Immediate | undefined;
+  const step = () => {
+    timer = undefined;
+    if (busy() || left-- <= 0) return;
+    try {
+      new IncrementalAnalysis().diagnose(WARM_UP_SAMPLE);
+    } catch {
+      return; // never: diagnose does not throw; warming is best effort anyway
+    }
+    timer = setImmediate(step);
+  };
+  timer = setImmediate(step);
+  return () => {
+    if (timer) clearImmediate(timer);
+    timer = undefined;
+    left = 0;
+  };
+}
