@@ -49,7 +49,7 @@ export class LayoutParser extends CstParser {
   constructor() {
     super(t.allTokens, {
       recoveryEnabled: true,
-      nodeLocationTracking: 'full',
+      nodeLocationTracking: 'onlyOffset',
       maxLookahead: 2,
       errorMessageProvider: encoder,
     });
