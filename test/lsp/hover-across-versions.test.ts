@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { LayoutDocument } from '../../server/src/service/document.js';
 import { hover } from '../../server/src/service/hover.js';
-import { clearHoverCache, hoverCacheStats, withoutHoverCache } from '../../server/src/service/layout-info.js';
+import { clearHoverCache, hoverCacheLimits, hoverCacheStats, withoutHoverCache } from '../../server/src/service/layout-info.js';
 import { defaultSettings, type Settings } from '../../server/src/service/settings.js';
 
 const base = [
@@ -122,4 +122,41 @@ test('random edits: every hover equals the hover with nothing kept', () => {
     }
   }), { numRuns: 40, seed: 1414 });
   assert.ok(hoverCacheStats().hits > 0);
+});
+
+test('at most 500 texts are kept, and at most so many characters; the least recently used go first', () => {
+  clearHoverCache();
+  const text = Array.from({ length: 520 }, (_, k) => `layout L${k} = OrderBy(Row(4, ${k + 1}))`).join('\n') + '\n';
+  const doc = docOf(text);
+  const on = (k: number) => text.indexOf(`L${k} =`) + 1;
+  let chars = 0;
+  for (let k = 0; k < 520; k++) {
+    const h = hover(doc, on(k), defaultSettings)!.markdown;
+    if (k >= 20) chars += h.length; // (roughly: the key adds the declaration's text)
+  }
+  const s = hoverCacheStats();
+  assert.equal(s.entries, 500);
+  assert.ok(s.chars > chars && s.chars < 2 * chars + 520 * 100, String(s.chars));
+  // L0 was dropped (a miss), L519 is kept (a hit)
+  const again = docOf(text);
+  const before = hoverCacheStats();
+  hover(again, on(519), defaultSettings);
+  hover(again, on(0), defaultSettings);
+  const after = hoverCacheStats();
+  assert.deepEqual([after.hits - before.hits, after.misses - before.misses], [1, 1]);
+  // a bound on characters: only as many texts as fit (L100..L109: texts of one size, but for a digit)
+  clearHoverCache();
+  hover(docOf(text), on(100), defaultSettings);
+  const one = hoverCacheStats().chars;
+  const was = hoverCacheLimits(500, Math.floor(2.5 * one));
+  try {
+    clearHoverCache();
+    for (let k = 100; k < 110; k++) hover(docOf(text), on(k), defaultSettings);
+    const t = hoverCacheStats();
+    assert.equal(t.entries, 2);
+    assert.ok(t.chars <= 2.5 * one && t.chars >= 2 * one - 10, `${t.chars} ${one}`);
+  } finally {
+    hoverCacheLimits(...was);
+    clearHoverCache();
+  }
 });
