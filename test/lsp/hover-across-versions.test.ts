@@ -8,6 +8,7 @@ import { LayoutDocument } from '../../server/src/service/document.js';
 import { hover } from '../../server/src/service/hover.js';
 import { clearHoverCache, hoverCacheLimits, hoverCacheStats, withoutHoverCache } from '../../server/src/service/layout-info.js';
 import { defaultSettings, type Settings } from '../../server/src/service/settings.js';
+import { inlayHints } from '../../server/src/service/inlay-hints.js';
 
 const base = [
   'param M = 64, N = 32',
@@ -58,6 +59,12 @@ test('an edit that changes a layout\'s value changes its hover, as computed from
     for (const [k, [kept, fresh]] of h.entries()) assert.equal(kept, fresh, `${from} -> ${to} at spot ${k}`);
     assert.notDeepEqual(h.map(([kept]) => kept), h0, `${from} -> ${to}`);
   }
+  const all = (t: string) => ({ start: 0, end: t.length });
+  const hints0 = inlayHints(docOf(base), all(base), defaultSettings);
+  const halfer = base.replace('M / 2', 'M / 4');
+  const hints1 = inlayHints(docOf(halfer), all(halfer), defaultSettings);
+  assert.deepEqual(hints1, withoutHoverCache(() => inlayHints(docOf(halfer), all(halfer), defaultSettings)));
+  assert.deepEqual(hints0.map((h) => h.label), hints1.map((h) => h.label)); // `half` stays by name
   const bigger = base.replace('M = 64', 'M = 128');
   const after = hover(docOf(bigger), spots(bigger)[0], defaultSettings)?.markdown;
   assert.notEqual(h0[0], after);
@@ -119,6 +126,10 @@ test('random edits: every hover equals the hover with nothing kept', () => {
         if (o < 0) continue;
         assert.equal(hover(doc, o, defaultSettings)?.markdown, withoutHoverCache(() => hover(docOf(text), o, defaultSettings)?.markdown), `${text} at ${o}`);
       }
+      const all = { start: 0, end: text.length };
+      const hints = inlayHints(doc, all, defaultSettings);
+      assert.deepEqual(hints, withoutHoverCache(() => inlayHints(docOf(text), all, defaultSettings)), text);
+      assert.ok(hints.length >= 1, text);
     }
   }), { numRuns: 40, seed: 1414 });
   assert.ok(hoverCacheStats().hits > 0);

@@ -317,6 +317,23 @@ export function queryTexts(doc: LayoutDocument, q: ast.IndexExpr | ast.MethodCal
 }
 
 /**
+ * A query's texts and operation counts as `queryTexts` gives them (for inlay hints), undefined when
+ * it has none; kept per version and across versions like its hover.
+ */
+export function queryFigures(doc: LayoutDocument, q: ast.IndexExpr | ast.MethodCall, lang: Lang): { texts: string[]; ops: number[] } | undefined {
+  const compute = (): Computed | undefined => {
+    const r = queryTexts(doc, q, lang);
+    return r.ok ? { text: JSON.stringify([r.texts, r.ops]), keep: true, fresh: [] } : undefined;
+  };
+  const decl = declAt(doc.file, q.range.start);
+  const at = decl ? `${q.kind}:${q.range.start - decl.range.start}:${q.range.end - decl.range.start}` : '';
+  const json = cached(doc, `I:${q.range.start}:${q.range.end}:${lang}`, () => (decl ? acrossVersions(doc, decl, `I:${lang}:${at}`, compute) : compute())?.text);
+  if (json === undefined) return undefined;
+  const [texts, ops] = JSON.parse(json) as [string[], number[]];
+  return { texts, ops };
+}
+
+/**
  * The language of a kernel's generated file: C for a `cuda` kernel, Triton for a `triton` one;
  * undefined for other targets.
  */
