@@ -3,7 +3,8 @@
 // looked up in the unit of the declaration that contains it; symbolAt reads one declaration's index.
 import type * as ast from './ast.js';
 import type { Diagnostic } from './diagnostic.js';
-import type { Definition, NameUse, Resolution, SymbolKind, Top, Unit } from './resolve.js';
+import type { Definition, Global, NameUse, Resolution, SymbolKind, Top, Unit } from './resolve.js';
+import { tableOf, topsOf, type ResolveCache } from './resolve.js';
 
 const TOP_LEVEL: ReadonlySet<SymbolKind> = new Set(['param', 'const', 'let', 'layout', 'perm', 'linear', 'kernel', 'schedule']);
 
@@ -14,27 +15,60 @@ export class Composed implements Resolution {
   private _definitions?: Definition[];
   private _free?: Definition[];
   private _used?: Set<Definition>;
+  private _globals?: ReadonlyMap<string, Definition>;
+  /** the first-declaration table of this version, once the cache has moved on */
+  private _table?: Map<string, Global>;
   private readonly byDecl = new Map<ast.Decl, Unit>();
 
   constructor(
     private readonly decls: readonly ast.Decl[],
-    private readonly tops: readonly Top[][],
-    private readonly units: readonly Unit[],
-    readonly globals: Map<string, Definition>,
+    private readonly unitList: readonly Unit[],
+    private readonly cache: ResolveCache,
+    private readonly stamp: number,
     readonly diagnostics: Diagnostic[],
-    private readonly binders: () => ReadonlyMap<Definition, number> | undefined,
   ) {
-    this.refs = new UnitMap<NameUse, Definition>(decls, units, (u) => u.refs, []);
-    const topDecls: [ast.Ident, Definition][] = [];
-    for (const t of tops) for (const { def } of t) topDecls.push([def.ident!, def]);
-    this.declarations = new UnitMap<ast.Ident, Definition>(decls, units, (u) => u.declarations, topDecls);
+    this.refs = new UnitMap<NameUse, Definition>(decls, unitList, (u) => u.refs, () => undefined);
+    this.declarations = new UnitMap<ast.Ident, Definition>(decls, unitList, (u) => u.declarations, (k) => this.topIdent(k), () => this.topEntries());
+  }
+
+  /** is this the cache's latest version (its live tables are this version's) */
+  private get current(): boolean {
+    return this.cache.stamp === this.stamp;
+  }
+
+  private table(): ReadonlyMap<string, Global> {
+    if (this.current) return this.cache.table;
+    this._table ??= tableOf(this.decls, this.cache);
+    return this._table;
+  }
+
+  get globals(): ReadonlyMap<string, Definition> {
+    this._globals ??= new GlobalsView(() => this.table());
+    return this._globals;
+  }
+
+  /** the units of the file's declarations, in order (opaque keys: see `unitOf`) */
+  units(): readonly object[] {
+    return this.unitList;
+  }
+
+  private *topEntries(): Iterable<[ast.Ident, Definition]> {
+    for (const d of this.decls) for (const { def } of topsOf(this.cache, d)) yield [def.ident!, def];
+  }
+
+  /** a top-level declaring identifier's definition */
+  private topIdent(k: ast.Ident): Definition | undefined {
+    const j = lastStartingAt(this.decls, k.range.start);
+    if (j < 0) return undefined;
+    for (const t of topsOf(this.cache, this.decls[j])) if (t.def.ident === k) return t.def;
+    return undefined;
   }
 
   get definitions(): Definition[] {
     if (!this._definitions) {
       const out: Definition[] = [];
-      for (const t of this.tops) for (const { def } of t) out.push(def);
-      for (const u of this.units) for (const d of u.definitions) out.push(d);
+      for (const d of this.decls) for (const { def } of topsOf(this.cache, d)) out.push(def);
+      for (const u of this.unitList) for (const d of u.definitions) out.push(d);
       this._definitions = out;
     }
     return this._definitions;
@@ -43,7 +77,7 @@ export class Composed implements Resolution {
   get freeSymbols(): Definition[] {
     if (!this._free) {
       const out: Definition[] = [];
-      for (const u of this.units) for (const d of u.freeSymbols) out.push(d);
+      for (const u of this.unitList) for (const d of u.freeSymbols) out.push(d);
       this._free = out;
     }
     return this._free;
@@ -54,7 +88,7 @@ export class Composed implements Resolution {
     // a local or free symbol: its declaration's uses; a top-level name: the declarations that looked it
     // up; a built-in (no declaration): every declaration
     const own = def.decl && !TOP_LEVEL.has(def.kind) ? this.unit(def.decl) : undefined;
-    for (const u of own ? [own] : this.units) {
+    for (const u of own ? [own] : this.unitList) {
       if (!own && def.decl && u.looked.get(def.name) !== def) continue;
       for (const [use, d] of u.refs) if (d === def) out.push(use);
     }
@@ -65,7 +99,7 @@ export class Composed implements Resolution {
     // the last use or declaring identifier that starts at or before `offset`: in the last declaration
     // starting there, or (when it has none there) the one before
     for (let j = lastStartingAt(this.decls, offset); j >= 0; j--) {
-      const index = indexOf(this.units[j], this.tops[j]);
+      const index = indexOf(this.unitList[j], topsOf(this.cache, this.decls[j]));
       let lo = 0;
       let hi = index.length - 1;
       let found = -1;
@@ -81,14 +115,18 @@ export class Composed implements Resolution {
   }
 
   isUsed(def: Definition): boolean {
-    const b = this.binders();
-    if (b) return (b.get(def) ?? 0) > 0;
+    if (this.current) return (this.cache.binders.get(def) ?? 0) > 0;
     // an older resolution of a cached document: count again
     if (!this._used) {
       this._used = new Set();
-      for (const u of this.units) for (const d of u.bound) this._used.add(d);
+      for (const u of this.unitList) for (const d of u.bound) this._used.add(d);
     }
     return this._used.has(def);
+  }
+
+  unusedGlobals(): Definition[] {
+    const out = this.current ? [...this.cache.unused] : [...this.globals.values()].filter((d) => !this.isUsed(d));
+    return out.sort((x, y) => x.ident!.range.start - y.ident!.range.start);
   }
 
   unitOf(decl: ast.Decl): object | undefined {
@@ -97,9 +135,48 @@ export class Composed implements Resolution {
 
   private unit(decl: ast.Decl): Unit | undefined {
     const j = lastStartingAt(this.decls, decl.range.start);
-    if (j >= 0 && this.decls[j] === decl) return this.units[j];
-    if (this.byDecl.size === 0) this.units.forEach((u) => this.byDecl.set(u.decl, u));
+    if (j >= 0 && this.decls[j] === decl) return this.unitList[j];
+    if (this.byDecl.size === 0) this.unitList.forEach((u) => this.byDecl.set(u.decl, u));
     return this.byDecl.get(decl);
+  }
+}
+
+/** The top-level names over a first-declaration table: looked up directly, listed in source order. */
+class GlobalsView implements ReadonlyMap<string, Definition> {
+  private sorted?: [string, Definition][];
+  constructor(private readonly table: () => ReadonlyMap<string, Global>) {}
+
+  get(name: string): Definition | undefined {
+    return this.table().get(name)?.def;
+  }
+
+  has(name: string): boolean {
+    return this.table().has(name);
+  }
+
+  get size(): number {
+    return this.table().size;
+  }
+
+  *entries(): MapIterator<[string, Definition]> {
+    this.sorted ??= [...this.table()].sort((x, y) => x[1].def.ident!.range.start - y[1].def.ident!.range.start).map(([k, g]) => [k, g.def]);
+    yield* this.sorted;
+  }
+
+  *keys(): MapIterator<string> {
+    for (const [k] of this.entries()) yield k;
+  }
+
+  *values(): MapIterator<Definition> {
+    for (const [, v] of this.entries()) yield v;
+  }
+
+  [Symbol.iterator](): MapIterator<[string, Definition]> {
+    return this.entries();
+  }
+
+  forEach(f: (value: Definition, key: string, map: ReadonlyMap<string, Definition>) => void): void {
+    for (const [k, v] of this.entries()) f(v, k, this);
   }
 }
 
@@ -134,32 +211,28 @@ function indexOf(u: Unit, tops: readonly Top[]): NonNullable<Unit['index']> {
  */
 class UnitMap<K extends { range: ast.Range }, V> implements ReadonlyMap<K, V> {
   private last = -1;
-  private firstMap?: Map<K, V>;
 
   constructor(
     private readonly decls: readonly ast.Decl[],
     private readonly units: readonly Unit[],
     private readonly of: (u: Unit) => ReadonlyMap<K, V>,
-    private readonly first: readonly [K, V][],
+    /** entries before the units' (the top-level declaring identifiers): lookup and listing */
+    private readonly firstGet: (key: K) => V | undefined,
+    private readonly firstEntries: () => Iterable<[K, V]> = () => [],
   ) {}
 
   get(key: K): V | undefined {
-    if (this.first.length) {
-      this.firstMap ??= new Map(this.first);
-      const v = this.firstMap.get(key);
-      if (v !== undefined) return v;
-    }
+    const f = this.firstGet(key);
+    if (f !== undefined) return f;
     const at = key.range.start;
     let j = this.last;
     if (!(j >= 0 && this.decls[j].range.start <= at && at <= this.decls[j].range.end)) {
       j = lastStartingAt(this.decls, at);
+      // a node outside every declaration's range (never seen): look everywhere
       if (j < 0 || at > this.decls[j].range.end) return this.scan(key);
       this.last = j;
     }
-    const v = this.of(this.units[j]).get(key);
-    if (v !== undefined) return v;
-    // a node outside its declaration's range (never seen): look everywhere
-    return this.scan(key);
+    return this.of(this.units[j]).get(key);
   }
 
   private scan(key: K): V | undefined {
@@ -175,13 +248,14 @@ class UnitMap<K extends { range: ast.Range }, V> implements ReadonlyMap<K, V> {
   }
 
   get size(): number {
-    let n = this.first.length;
+    let n = 0;
+    for (const _ of this.firstEntries()) n++;
     for (const u of this.units) n += this.of(u).size;
     return n;
   }
 
   *entries(): MapIterator<[K, V]> {
-    for (const e of this.first) yield e;
+    yield* this.firstEntries();
     for (const u of this.units) yield* this.of(u).entries();
   }
 

@@ -11,11 +11,12 @@
 //   so is one in the facts of `assume` / `where` (`assume tid < T * T`);
 // - method names after `.`, strings, kernel targets/templates and the GPU of a schedule are not names.
 import type * as ast from './ast.js';
-import { CONSTRUCTORS, FUNCTIONS, PRIMITIVES, QUERY_METHODS } from './builtins.js';
 import type { Diagnostic } from './diagnostic.js';
 import { LineIndex } from './line-index.js';
-import { editDistance } from './parse.js';
-import { Composed } from './resolution-view.js';
+import { builtinDefs, DeclResolver, duplicate, reserved } from './resolve-decl.js';
+import { Composed, lastStartingAt } from './resolution-view.js';
+
+export { MAX_SUGGESTIONS, MAX_SUGGEST_CELLS, MAX_SUGGEST_NAME, suggest } from './resolve-decl.js';
 
 export type SymbolKind =
   // top level
@@ -40,8 +41,8 @@ export interface Definition {
 export type NameUse = ast.NameRef | ast.Ident;
 
 export interface Resolution {
-  /** top-level definitions by name (the first one where a name is declared twice) */
-  globals: Map<string, Definition>;
+  /** top-level definitions by name (the first one where a name is declared twice), in source order */
+  globals: ReadonlyMap<string, Definition>;
   /** every definition the file makes: the top-level ones in source order, then per declaration its locals and free symbols */
   definitions: Definition[];
   /** every resolved use -> its definition; unknown, too-early and self uses are absent */
@@ -56,24 +57,20 @@ export interface Resolution {
   symbolAt(offset: number): { node: NameUse; definition: Definition } | undefined;
   /** does any use in the file resolve to `def` */
   isUsed(def: Definition): boolean;
+  /** the top-level definitions of `globals` that no use resolves to, in source order */
+  unusedGlobals(): Definition[];
   /**
    * The resolution of one declaration of the file (its uses, locals, diagnostics) as an opaque key: the
    * same object in the next version's resolution when the declaration resolves exactly the same way
    * there (rules keep per-declaration summaries under it). Undefined for a declaration not in the file.
    */
   unitOf(decl: ast.Decl): object | undefined;
+  /** `unitOf` of every declaration of the file, in order */
+  units(): readonly object[];
   /** `name/...` diagnostics, in source order */
   diagnostics: Diagnostic[];
 }
 
-/** unknown names per file that get a did-you-mean suggestion (see `use`) */
-export const MAX_SUGGESTIONS = 100;
-
-const builtinDefs = new Map<string, Definition>();
-for (const n of CONSTRUCTORS) builtinDefs.set(n, { name: n, kind: 'constructor' });
-for (const n of FUNCTIONS) builtinDefs.set(n, { name: n, kind: 'function' });
-const primitiveDefs = new Map<string, Definition>(PRIMITIVES.map((n) => [n, { name: n, kind: 'primitive' }]));
-const queryMethods = new Set(QUERY_METHODS);
 
 /**
  * Resolves the names of `file`. `text` (or its LineIndex) is only used to print positions in messages.
@@ -120,23 +117,36 @@ export interface Unit {
   bound: Set<Definition>;
   /** the symbolAt index: uses and declaring identifiers (its top-level ones too), by start */
   index?: { start: number; end: number; node: NameUse; definition: Definition }[];
-  /** the last resolution it was part of (ResolveCache bookkeeping) */
-  stamp: number;
 }
 
 /** What a document's resolutions keep from one version to the next (see `resolve`). */
 export class ResolveCache {
   /** per declaration object: its top-level definitions (made once: the same objects in every version) */
   readonly tops = new WeakMap<ast.Decl, Top[]>();
-  /** per declaration object: its last resolution */
-  readonly units = new WeakMap<ast.Decl, Unit>();
-  /** the units of the latest resolution, and how many of their uses resolve to each top-level definition */
-  live: Unit[] = [];
-  binders = new Map<Definition, number>();
+  /** the latest version's declarations and their units */
+  decls: readonly ast.Decl[] = [];
+  units: Unit[] = [];
+  /** every top-level definition by name, in source order */
+  readonly declarers = new Map<string, Top[]>();
+  /** the first declaration of each name (none for a built-in's name) */
+  readonly table = new Map<string, Global>();
+  /** names declared more than once (built-ins' names aside) */
+  readonly duplicated = new Set<string>();
+  /** name -> the units that looked it up */
+  readonly lookers = new Map<string, Set<Unit>>();
+  /** units with diagnostics: resolved again every version (they quote positions, count did-you-means) */
+  readonly volatile = new Set<Unit>();
+  /** how many units' uses resolve to each top-level definition */
+  readonly binders = new Map<Definition, number>();
+  /** the definitions of `table` no use resolves to */
+  readonly unused = new Set<Definition>();
+  /** counts the versions */
   stamp = 0;
+  /** the table in source order, made on first need per version */
+  ordered?: [string, Global][];
 }
 
-function topsOf(cache: ResolveCache, d: ast.Decl): Top[] {
+export function topsOf(cache: ResolveCache, d: ast.Decl): Top[] {
   let t = cache.tops.get(d);
   if (t) return t;
   t = [];
@@ -156,364 +166,145 @@ function topsOf(cache: ResolveCache, d: ast.Decl): Top[] {
   return t;
 }
 
-function reserved(ident: ast.Ident): Diagnostic | undefined {
-  const b = builtinDefs.get(ident.name);
-  if (!b) return undefined;
-  return {
-    code: 'name/reserved',
-    severity: 'error',
-    message: `'${ident.name}' is a built-in ${b.kind === 'constructor' ? 'constructor' : 'function'} and cannot be redeclared`,
-    range: ident.range,
-  };
-}
-
-function duplicate(lines: LineIndex, ident: ast.Ident, first: Definition): Diagnostic {
-  const at = first.ident!.range;
-  return {
-    code: 'name/duplicate',
-    severity: 'error',
-    message: `'${ident.name}' is already declared at ${lines.format(at.start)}`,
-    range: ident.range,
-    related: [{ message: `first declaration of '${ident.name}'`, range: at }],
-  };
-}
-
-/** can `u` (resolved in an earlier version) stand for `d`'s resolution against `globals` */
-function stillValid(u: Unit, globals: ReadonlyMap<string, Global>): boolean {
-  if (u.diagnostics.length > 0) return false;
-  for (const [name, def] of u.looked) if (globals.get(name)?.def !== def) return false;
-  return true;
-}
-
-function run(file: ast.File, lines: LineIndex, cache: ResolveCache): Resolution {
-  // the top-level names, in source order (the first declaration of a name wins)
+/** The first-declaration table of `decls`, in source order (what a resolution of an older version reads). */
+export function tableOf(decls: readonly ast.Decl[], cache: ResolveCache): Map<string, Global> {
   const table = new Map<string, Global>();
-  const globals = new Map<string, Definition>();
-  const declared: Diagnostic[] = [];
-  const decls = file.decls;
-  const tops: Top[][] = new Array(decls.length);
-  for (let j = 0; j < decls.length; j++) {
-    const t = (tops[j] = topsOf(cache, decls[j]));
-    for (const { def, own } of t) {
-      const r = reserved(def.ident!);
-      if (r) {
-        declared.push(r);
-        continue;
-      }
-      const first = table.get(def.name);
-      if (first) {
-        declared.push(duplicate(lines, def.ident!, first.def));
-        continue;
-      }
+  for (const d of decls) {
+    for (const { def, own } of topsOf(cache, d)) {
+      if (builtinDefs.has(def.name) || table.has(def.name)) continue;
       table.set(def.name, { def, visibleFrom: own.end, own });
-      globals.set(def.name, def);
     }
   }
-  // each declaration's uses: kept where nothing it depends on changed, resolved again otherwise
-  const stamp = ++cache.stamp;
-  const units: Unit[] = new Array(decls.length);
-  let suggestions = 0;
-  for (let j = 0; j < decls.length; j++) {
-    const d = decls[j];
-    let u = cache.units.get(d);
-    if (!u || !stillValid(u, table)) {
-      u = new DeclResolver(d, table, lines, suggestions).run();
-      cache.units.set(d, u);
-    }
-    suggestions += u.suggestions;
-    units[j] = u;
-  }
-  // how many uses resolve to each top-level definition: updated by the units that came and went
-  const prev = cache.live;
-  for (const u of units) {
-    if (u.stamp === stamp - 1) {
-      u.stamp = stamp;
-      continue;
-    }
-    u.stamp = stamp;
-    for (const def of u.bound) cache.binders.set(def, (cache.binders.get(def) ?? 0) + 1);
-  }
-  for (const u of prev) {
-    if (u.stamp === stamp) continue;
-    for (const def of u.bound) {
-      const n = cache.binders.get(def)! - 1;
-      if (n === 0) cache.binders.delete(def);
-      else cache.binders.set(def, n);
-    }
-  }
-  cache.live = units;
-  const binders = cache.binders;
-
-  const diagnostics: Diagnostic[] = declared;
-  for (const u of units) for (const x of u.diagnostics) diagnostics.push(x);
-  diagnostics.sort((a, b) => a.range.start - b.range.start);
-  return new Composed(decls, tops, units, globals, diagnostics, () => (cache.stamp === stamp ? binders : undefined));
+  return table;
 }
 
-interface Scope {
-  decl: ast.Decl;
-  locals: Map<string, Definition>[];
-  free: Map<string, Definition>;
-  /** names declared in the enclosing declaration but not visible here (a perm's indices in its inverse) */
-  hidden?: Map<string, string>;
-}
-
-/** Resolves the uses and locals of one declaration against the file's top-level names. */
-class DeclResolver {
-  private readonly unit: Unit;
-
-  constructor(private readonly d: ast.Decl, private readonly globals: ReadonlyMap<string, Global>, private readonly lines: LineIndex, private suggestions: number) {
-    this.unit = {
-      decl: d, refs: new Map(), declarations: new Map(), definitions: [], freeSymbols: [], diagnostics: [], suggestions: 0,
-      looked: new Map(), bound: new Set(), stamp: -1,
-    };
-  }
-
-  run(): Unit {
-    this.resolveDecl(this.d);
-    return this.unit;
-  }
-
-  /** declares a local in the innermost scope map */
-  private declareLocal(scope: Map<string, Definition>, ident: ast.Ident, kind: SymbolKind, decl: ast.Decl, rebind = false): void {
-    const def: Definition = { name: ident.name, kind, ident, decl };
-    this.unit.definitions.push(def);
-    this.unit.declarations.set(ident, def);
-    const r = reserved(ident);
-    if (r) {
-      this.unit.diagnostics.push(r);
-      return;
-    }
-    const first = scope.get(ident.name);
-    if (first && !rebind) {
-      this.unit.diagnostics.push(duplicate(this.lines, ident, first));
-      return;
-    }
-    scope.set(ident.name, def);
-  }
-
-  // -------------------------------------------------------------- uses
-
-  private resolveDecl(d: ast.Decl): void {
-    const scope: Scope = { decl: d, locals: [], free: new Map() };
-    switch (d.kind) {
-      case 'Param':
-        for (const item of d.items) {
-          this.expr(item.value, scope, false);
-          if (item.candidates) this.expr(item.candidates, scope, false);
-        }
-        break;
-      case 'Let':
-        this.expr(d.value, scope, false);
-        break;
-      case 'Layout':
-        this.expr(d.value, scope, false);
-        // facts may name free index symbols (`where tid < T * T`)
-        for (const f of d.where?.facts ?? []) this.expr(f, scope, true);
-        break;
-      case 'Assume':
-        for (const f of d.facts) this.expr(f, scope, true);
-        break;
-      case 'Linear':
-        // `operand=acc` names a word, not a declaration
-        for (const a of d.args) if (!(a.name.name === 'operand' && a.value.kind === 'Name')) this.expr(a.value, scope, false);
-        break;
-      case 'Perm': {
-        const body = new Map<string, Definition>();
-        for (const p of d.params) this.declareLocal(body, p, 'permParam', d);
-        for (const i of d.indices) this.declareLocal(body, i, 'permIndex', d);
-        scope.locals = [body];
-        this.expr(d.body, scope, false);
-        if (d.inverse) {
-          const inv = new Map<string, Definition>();
-          for (const p of d.params) {
-            const def = this.unit.declarations.get(p);
-            if (def && body.get(p.name) === def) inv.set(p.name, def);
-          }
-          this.declareLocal(inv, d.inverse.arg, 'inverseArg', d);
-          scope.locals = [inv];
-          scope.hidden = new Map(d.indices.map((i) => [i.name, `'${i.name}' is an index of the perm, not visible in its inverse: the inverse computes the indices from '${d.inverse!.arg.name}'`]));
-          for (const r of d.inverse.results) this.expr(r, scope, false);
-        }
-        break;
-      }
-      case 'Kernel': {
-        const names = new Map<string, Definition>();
-        scope.locals = [names];
-        for (const f of d.where?.facts ?? []) this.expr(f, scope, true);
-        for (const b of d.bindings) {
-          this.expr(b.value, scope, false);
-          for (const n of b.names) this.declareLocal(names, n, 'binding', d);
-        }
-        break;
-      }
-      case 'Schedule': {
-        for (const a of d.op?.args ?? []) this.expr(a, scope, false);
-        const results = new Map<string, Definition>();
-        scope.locals = [results];
-        for (const st of d.steps) {
-          const prim = primitiveDefs.get(st.primitive.name);
-          if (prim) this.unit.refs.set(st.primitive, prim);
-          else this.unknownPrimitive(st.primitive);
-          for (const a of st.args) this.expr(a, scope, false);
-          if (st.result) this.declareLocal(results, st.result, 'stepResult', d, true);
-        }
-        break;
-      }
-    }
-  }
-
-  /** `free`: inside an index list or the arguments of `.inv`/`.apply`, where unknown names are index symbols */
-  private expr(e: ast.Expr, scope: Scope, free: boolean): void {
-    switch (e.kind) {
-      case 'Name': this.use(e, scope, free); break;
-      case 'Int': case 'String': break;
-      case 'Unary': this.expr(e.operand, scope, free); break;
-      case 'Binary': this.expr(e.left, scope, free); this.expr(e.right, scope, free); break;
-      case 'If': this.expr(e.cond, scope, free); this.expr(e.then, scope, free); this.expr(e.else, scope, free); break;
-      case 'Call':
-        this.use(e.callee, scope, false);
-        for (const a of e.args) this.expr(a, scope, free);
-        break;
-      case 'MethodCall': {
-        this.expr(e.receiver, scope, free);
-        const q = free || queryMethods.has(e.method.name);
-        for (const a of e.args) this.expr(a, scope, q);
-        break;
-      }
-      case 'Index':
-        this.expr(e.receiver, scope, free);
-        for (const i of e.indices) {
-          if (i.kind === 'Slice') {
-            if (i.start) this.expr(i.start, scope, true);
-            if (i.stop) this.expr(i.stop, scope, true);
-            if (i.step) this.expr(i.step, scope, true);
-          } else this.expr(i, scope, true);
-        }
-        break;
-      case 'Range':
-        this.expr(e.start, scope, free);
-        this.expr(e.stop, scope, free);
-        if (e.step) this.expr(e.step, scope, free);
-        break;
-      case 'List': case 'Tuple':
-        for (const i of e.items) this.expr(i, scope, free);
-        break;
-      case 'Error':
-        if (e.partial) this.expr(e.partial, scope, free);
-        break;
-    }
-  }
-
-  private use(node: NameUse, scope: Scope, free: boolean): void {
-    const name = node.kind === 'Name' ? node.name : node.name;
-    for (let k = scope.locals.length - 1; k >= 0; k--) {
-      const def = scope.locals[k].get(name);
-      if (def) { this.unit.refs.set(node, def); return; }
-    }
-    const g = this.globals.get(name);
-    this.unit.looked.set(name, g?.def);
-    if (g) {
-      if (node.range.start >= g.visibleFrom) {
-        this.unit.refs.set(node, g.def);
-        this.unit.bound.add(g.def);
-        return;
-      }
-      const own = node.range.start >= g.own.start && node.range.start < g.own.end;
-      this.unit.diagnostics.push(own
-        ? {
-            code: 'name/self-reference',
-            severity: 'error',
-            message: `'${name}' is used in its own declaration`,
-            range: node.range,
-          }
-        : {
-            code: 'name/use-before-declaration',
-            severity: 'error',
-            message: `'${name}' is used before its declaration at ${this.lines.format(g.def.ident!.range.start)}`,
-            range: node.range,
-            related: [{ message: `'${name}' is declared here`, range: g.def.ident!.range }],
-          });
-      return;
-    }
-    const b = builtinDefs.get(name);
-    if (b) { this.unit.refs.set(node, b); return; }
-    if (free) {
-      let def = scope.free.get(name);
-      if (!def) {
-        def = { name, kind: 'free', decl: scope.decl };
-        scope.free.set(name, def);
-        this.unit.freeSymbols.push(def);
-        this.unit.definitions.push(def);
-      }
-      this.unit.refs.set(node, def);
-      return;
-    }
-    const hidden = scope.hidden?.get(name);
-    if (hidden) {
-      this.unit.diagnostics.push({ code: 'name/undefined', severity: 'error', message: hidden, range: node.range });
-      return;
-    }
-    // did-you-mean costs a scan of every visible name: only the first MAX_SUGGESTIONS unknown
-    // names of a file get one, so a generated file with thousands of them stays linear
-    let s: string | undefined;
-    this.unit.suggestions++;
-    if (this.suggestions++ < MAX_SUGGESTIONS) {
-      const candidates: string[] = [...builtinDefs.keys()];
-      for (const m of scope.locals) for (const k of m.keys()) candidates.push(k);
-      for (const [k, v] of this.globals) if (node.range.start >= v.visibleFrom) candidates.push(k);
-      s = suggest(name, candidates);
-    }
-    this.unit.diagnostics.push({
-      code: 'name/undefined',
-      severity: 'error',
-      message: s ? `unknown name '${name}' (did you mean '${s}'?)` : `unknown name '${name}'`,
-      range: node.range,
-      ...(s ? { fixes: [{ title: `Change to '${s}'`, edits: [{ range: node.range, newText: s }] }] } : {}),
-    });
-  }
-
-  private unknownPrimitive(id: ast.Ident): void {
-    const s = suggest(id.name, PRIMITIVES);
-    this.unit.diagnostics.push({
-      code: 'name/unknown-primitive',
-      severity: 'error',
-      message: s
-        ? `unknown schedule primitive '${id.name}' (did you mean '${s}'?)`
-        : `unknown schedule primitive '${id.name}': expected one of ${PRIMITIVES.join(', ')}`,
-      range: id.range,
-      ...(s ? { fixes: [{ title: `Change to '${s}'`, edits: [{ range: id.range, newText: s }] }] } : {}),
-    });
-  }
+/** the table in source order */
+function ordered(cache: ResolveCache): [string, Global][] {
+  if (!cache.ordered) cache.ordered = [...cache.table].sort((x, y) => x[1].def.ident!.range.start - y[1].def.ident!.range.start);
+  return cache.ordered;
 }
 
 /**
- * The closest candidate to `name`, if close enough: same letters in another case first, then the
- * smallest edit distance (at most a third of the name's length, at least 1, and less than its
- * length), ties broken alphabetically.
+ * Brings the cache from its latest version to `file`: the declarations that changed (between the
+ * unchanged leading and trailing ones, compared by identity) leave and join the name table; the units
+ * of new declarations, of those that looked up a name whose first declaration changed and of those
+ * with diagnostics are resolved (in source order: did-you-means are counted file-wide); the others
+ * are kept.
  */
-/** Names longer than this get no did-you-mean (and candidates longer than this are not proposed). */
-export const MAX_SUGGEST_NAME = 64;
-/** Most edit-distance table cells one suggestion computes: bounds the work on files with many long names. */
-export const MAX_SUGGEST_CELLS = 500_000;
-
-export function suggest(name: string, candidates: Iterable<string>): string | undefined {
-  if (name.length > MAX_SUGGEST_NAME) return undefined;
-  const lower = name.toLowerCase();
-  const limit = Math.max(1, Math.floor((name.length + 1) / 3));
-  let best: string | undefined;
-  let bestScore = Infinity;
-  let cells = 0;
-  for (const c of new Set(candidates)) {
-    if (c === name || c.length > MAX_SUGGEST_NAME || Math.abs(c.length - name.length) > limit) continue;
-    cells += (name.length + 1) * (c.length + 1);
-    if (cells > MAX_SUGGEST_CELLS) break;
-    const score = c.toLowerCase() === lower ? 0 : editDistance(lower, c.toLowerCase());
-    if (score !== 0 && (score > limit || score >= name.length)) continue;
-    if (score < bestScore || (score === bestScore && best !== undefined && c < best)) {
-      best = c;
-      bestScore = score;
+function run(file: ast.File, lines: LineIndex, cache: ResolveCache): Resolution {
+  const decls = file.decls;
+  const prev = cache.decls;
+  const n = decls.length;
+  let a = 0;
+  while (a < n && a < prev.length && decls[a] === prev[a]) a++;
+  let b = 0;
+  while (b < n - a && b < prev.length - a && decls[n - 1 - b] === prev[prev.length - 1 - b]) b++;
+  const stamp = ++cache.stamp;
+  cache.ordered = undefined;
+  const names = new Set<string>();
+  for (let j = a; j < prev.length - b; j++) {
+    for (const t of topsOf(cache, prev[j])) {
+      const list = cache.declarers.get(t.def.name)!;
+      list.splice(list.indexOf(t), 1);
+      names.add(t.def.name);
+    }
+    leave(cache, cache.units[j]);
+  }
+  for (let j = a; j < n - b; j++) {
+    for (const t of topsOf(cache, decls[j])) {
+      let list = cache.declarers.get(t.def.name);
+      if (!list) cache.declarers.set(t.def.name, (list = []));
+      let k = list.length;
+      while (k > 0 && list[k - 1].def.ident!.range.start > t.def.ident!.range.start) k--;
+      list.splice(k, 0, t);
+      names.add(t.def.name);
     }
   }
-  return best;
+  // the names whose first declaration changed
+  const rebound: string[] = [];
+  for (const name of names) {
+    const list = cache.declarers.get(name)!;
+    const first = builtinDefs.has(name) ? undefined : list[0];
+    const was = cache.table.get(name);
+    if (first && was?.def !== first.def) cache.table.set(name, { def: first.def, visibleFrom: first.own.end, own: first.own });
+    else if (!first && was) cache.table.delete(name);
+    if ((first?.def ?? undefined) !== was?.def) {
+      rebound.push(name);
+      if (was) cache.unused.delete(was.def);
+      if (first && !cache.binders.has(first.def)) cache.unused.add(first.def);
+    }
+    if (list.length > 1 && !builtinDefs.has(name)) cache.duplicated.add(name);
+    else cache.duplicated.delete(name);
+    if (list.length === 0) cache.declarers.delete(name);
+  }
+  // the units: kept, or resolved again
+  const units: Unit[] = new Array(n);
+  for (let j = 0; j < a; j++) units[j] = cache.units[j];
+  for (let j = 0; j < b; j++) units[n - 1 - j] = cache.units[prev.length - 1 - j];
+  const redo = new Set<number>();
+  for (let j = a; j < n - b; j++) redo.add(j);
+  const at = (u: Unit): number => {
+    const j = lastStartingAt(decls, u.decl.range.start);
+    return j >= 0 && decls[j] === u.decl ? j : decls.indexOf(u.decl);
+  };
+  for (const name of rebound) for (const u of cache.lookers.get(name) ?? []) redo.add(at(u));
+  for (const u of cache.volatile) redo.add(at(u));
+  let suggestions = 0;
+  const inOrder = () => ordered(cache);
+  for (const j of [...redo].sort((x, y) => x - y)) {
+    if (j < a || j >= n - b) leave(cache, units[j]);
+    const u = new DeclResolver(decls[j], cache.table, lines, suggestions, inOrder).run();
+    suggestions += u.suggestions;
+    join(cache, u);
+    units[j] = u;
+  }
+  cache.decls = decls;
+  cache.units = units;
+
+  // name/... diagnostics: reserved and duplicate names, then the units' (sorted by start, stably)
+  const diagnostics: Diagnostic[] = [];
+  for (const name of builtinDefs.keys()) for (const t of cache.declarers.get(name) ?? []) diagnostics.push(reserved(t.def.ident!)!);
+  for (const name of cache.duplicated) {
+    const [first, ...others] = cache.declarers.get(name)!;
+    for (const t of others) diagnostics.push(duplicate(lines, t.def.ident!, first.def));
+  }
+  diagnostics.sort((x, y) => x.range.start - y.range.start);
+  if (cache.volatile.size) {
+    for (const u of [...cache.volatile].sort((x, y) => x.decl.range.start - y.decl.range.start)) for (const x of u.diagnostics) diagnostics.push(x);
+    diagnostics.sort((x, y) => x.range.start - y.range.start);
+  }
+  return new Composed(decls, units, cache, stamp, diagnostics);
+}
+
+/** a unit leaves the latest version */
+function leave(cache: ResolveCache, u: Unit): void {
+  for (const name of u.looked.keys()) {
+    const s = cache.lookers.get(name)!;
+    s.delete(u);
+    if (s.size === 0) cache.lookers.delete(name);
+  }
+  for (const def of u.bound) {
+    const k = cache.binders.get(def)! - 1;
+    if (k > 0) cache.binders.set(def, k);
+    else {
+      cache.binders.delete(def);
+      if (cache.table.get(def.name)?.def === def) cache.unused.add(def);
+    }
+  }
+  cache.volatile.delete(u);
+}
+
+/** a unit joins the latest version */
+function join(cache: ResolveCache, u: Unit): void {
+  for (const name of u.looked.keys()) {
+    let s = cache.lookers.get(name);
+    if (!s) cache.lookers.set(name, (s = new Set()));
+    s.add(u);
+  }
+  for (const def of u.bound) {
+    const k = cache.binders.get(def) ?? 0;
+    cache.binders.set(def, k + 1);
+    if (k === 0) cache.unused.delete(def);
+  }
+  if (u.diagnostics.length) cache.volatile.add(u);
 }

@@ -90,6 +90,7 @@ function resolutionFacts(r: Resolution, text: string): unknown {
     refs: [...r.refs].map(([u, d]) => `${u.range.start}-${u.range.end}=${at(d)}`),
     declarations: [...r.declarations].map(([u, d]) => `${u.range.start}=${at(d)}`),
     free: r.freeSymbols.map(at),
+    unused: r.unusedGlobals().map(at),
     symbols,
     size: [r.refs.size, r.declarations.size],
   };
@@ -136,6 +137,11 @@ test('name resolution with a cache: kept declarations, re-resolved ones, uses co
   // a line break above, same length: the quoted position of a later declaration moves a line down
   assert.deepEqual(step('# c\nlet y = x\nlet x = 1\n').r.diagnostics.map((d) => d.message), ["'x' is used before its declaration at 3:5"]);
   assert.deepEqual(step('#\n\nlet y = x\nlet x = 1\n').r.diagnostics.map((d) => d.message), ["'x' is used before its declaration at 4:5"]);
+  // a declaration of a name above its (unchanged) declaration: the new one is the first
+  step('let q = 1\nlet x = 2\nlet y = x\n');
+  const twice = step('let x = 1\nlet x = 2\nlet y = x\n');
+  assert.deepEqual(twice.r.diagnostics.map((d) => d.message), ["'x' is already declared at 1:5"]);
+  assert.equal(twice.r.globals.get('x')?.ident?.range.start, 4);
 });
 
 test('incremental diagnostics are the whole-file analysis, after any edits (property)', () => {

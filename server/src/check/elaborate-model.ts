@@ -202,7 +202,7 @@ export interface DeclParts {
 }
 
 const NO_PARTS: DeclParts = { origins: [], divisions: [], queryUses: [], genps: [] };
-const partsMemo = new WeakMap<Model, { sizes: string; byDecl: Map<ast.Decl, DeclParts> }>();
+const partsMemo = new WeakMap<Model, { origins: number; divisions: number; queryUses: number; genps: number; byDecl: Map<ast.Decl, DeclParts> }>();
 
 /**
  * The origins, divisions, query uses and GenP uses of `decl`, in the order the model holds them:
@@ -211,9 +211,8 @@ const partsMemo = new WeakMap<Model, { sizes: string; byDecl: Map<ast.Decl, Decl
  * model has grown since (the incremental analysis elaborates more declarations into it).
  */
 export function ofDecl(model: Model, decl: ast.Decl): DeclParts {
-  const sizes = `${model.origins.size},${model.divisions.length},${model.queryUses.length},${model.genps.length}`;
   let m = partsMemo.get(model);
-  if (!m || m.sizes !== sizes) {
+  if (!m || m.origins !== model.origins.size || m.divisions !== model.divisions.length || m.queryUses !== model.queryUses.length || m.genps !== model.genps.length) {
     const byDecl = new Map<ast.Decl, DeclParts>();
     const at = (d: ast.Decl): DeclParts => {
       let p = byDecl.get(d);
@@ -224,7 +223,7 @@ export function ofDecl(model: Model, decl: ast.Decl): DeclParts {
     for (const d of model.divisions) at(d.decl).divisions.push(d);
     for (const q of model.queryUses) at(q.decl).queryUses.push(q);
     for (const g of model.genps) at(g.decl).genps.push(g);
-    partsMemo.set(model, (m = { sizes, byDecl }));
+    partsMemo.set(model, (m = { origins: model.origins.size, divisions: model.divisions.length, queryUses: model.queryUses.length, genps: model.genps.length, byDecl }));
   }
   return m.byDecl.get(decl) ?? NO_PARTS;
 }

@@ -60,7 +60,7 @@ export class Scenarios {
     let v: bigint | undefined;
     // a free symbol (an index like `pid`) is the common reason for no value: known without the
     // evaluator's exception (which costs a stack trace)
-    if ([...this.syms(e)].every((s) => sc.env.has(s))) {
+    if (this.bound(e, sc)) {
       try {
         v = X.evaluate(e, sc.env);
       } catch {
@@ -71,27 +71,42 @@ export class Scenarios {
     return v;
   }
 
+  /** does `sc` give every symbol of `e` a value */
+  private bound(e: X.Expr, sc: Scenario): boolean {
+    for (const s of this.syms(e)) if (!sc.env.has(s)) return false;
+    return true;
+  }
+
   /** per scenario, the value of each expression evaluated there */
   private readonly valueMemo = new WeakMap<Scenario, Map<X.Expr, bigint | undefined>>();
 
   /** The params with tuning candidates the values of `es` depend on (through lets and other params), in source order. */
   tunable(es: readonly X.Expr[]): string[] {
-    this.withCandidates ??= [...this.model.params.values()].filter((p) => p.candidates.length > 0 && !p.isConst).map((p) => p.name);
-    if (this.withCandidates.length === 0) return [];
-    const want = new Set<string>();
-    for (const e of es) for (const p of this.paramsOf(e)) want.add(p);
-    return this.withCandidates.filter((p) => want.has(p));
+    if (!this.withCandidates) {
+      this.withCandidates = new Map();
+      for (const p of this.model.params.values()) if (p.candidates.length > 0 && !p.isConst) this.withCandidates.set(p.name, this.withCandidates.size);
+    }
+    if (this.withCandidates.size === 0) return [];
+    // (the few params `es` depend on, not every tuned param of the file: a check per value must not cost the file's size)
+    const out: string[] = [];
+    for (const e of es) for (const p of this.paramsOf(e)) if (this.withCandidates.has(p) && !out.includes(p)) out.push(p);
+    return out.sort((a, b) => this.withCandidates!.get(a)! - this.withCandidates!.get(b)!);
   }
 
-  /** the params with tuning candidates, in source order (computed on first use) */
-  private withCandidates?: string[];
+  /** the params with tuning candidates, each with its rank in source order (computed on first use) */
+  private withCandidates?: Map<string, number>;
 
   /** The params `e` depends on, directly or through lets and the definitions of other params. */
   paramsOf(e: X.Expr): ReadonlySet<string> {
+    const hit = this.paramsMemo.get(e);
+    if (hit) return hit;
     const out = new Set<string>();
     for (const s of this.syms(e)) for (const p of this.depsOfName(s)) out.add(p);
+    this.paramsMemo.set(e, out);
     return out;
   }
+
+  private readonly paramsMemo = new Map<X.Expr, ReadonlySet<string>>();
 
   /** The base scenario, then every combination of the candidates of the params `es` depend on that differs from it. */
   for(es: readonly X.Expr[]): ScenarioSet {
@@ -111,6 +126,15 @@ export class Scenarios {
 
   /** Every combination of the candidates of `params` (each over its list, in order), at most `MAX_COMBINATIONS`. */
   combinations(params: readonly string[]): { scenarios: Scenario[]; total: number; cut: boolean } {
+    const key = params.join(',');
+    let hit = this.comboMemo.get(key);
+    if (!hit) this.comboMemo.set(key, (hit = this.combine(params)));
+    return hit;
+  }
+
+  private readonly comboMemo = new Map<string, { scenarios: Scenario[]; total: number; cut: boolean }>();
+
+  private combine(params: readonly string[]): { scenarios: Scenario[]; total: number; cut: boolean } {
     const lists = params.map((p) => dedupe(this.model.params.get(p)!));
     let total = 1;
     for (const l of lists) total *= l.length;

@@ -243,6 +243,7 @@ export function exprDepth(e: Expr): number {
   if (e.kind === 'int' || e.kind === 'sym') return 1;
   const known = depthMemo.get(e);
   if (known !== undefined) return known;
+  // leaves are not memoised (depth 1); an inner node once all its inner children are
   const stack: Expr[] = [e];
   while (stack.length > 0) {
     const top = stack[stack.length - 1];
@@ -250,15 +251,21 @@ export function exprDepth(e: Expr): number {
       stack.pop();
       continue;
     }
-    const kids = childrenOf(top);
-    const pending = kids.filter((k) => !depthMemo.has(k));
-    if (pending.length > 0) {
-      stack.push(...pending);
-      continue;
-    }
-    stack.pop();
     let d = 0;
-    for (const k of kids) d = Math.max(d, depthMemo.get(k) as number);
+    let pending = false;
+    for (const k of childrenOf(top)) {
+      if (k.kind === 'int' || k.kind === 'sym') {
+        if (d < 1) d = 1;
+        continue;
+      }
+      const kd = depthMemo.get(k);
+      if (kd === undefined) {
+        stack.push(k);
+        pending = true;
+      } else if (kd > d) d = kd;
+    }
+    if (pending) continue;
+    stack.pop();
     depthMemo.set(top, d + 1);
   }
   return depthMemo.get(e) as number;

@@ -22,7 +22,7 @@ import {
   type Connection,
 } from 'vscode-languageserver/node';
 import { TextDocument } from 'vscode-languageserver-textdocument';
-import { createRunner, serveAnalysisRequests, workerRole } from './analysis-runner.js';
+import { createRunner, serveAnalysisRequests, workerRole, type AnalysisRunner } from './analysis-runner.js';
 import { Resync } from './transport.js';
 import { SnapshotCache, type ClientSupport, type ServerContext } from './context.js';
 import { DiagnosticsScheduler, EARLY_STAGE_MIN_CHARS as DEFAULT_EARLY_STAGE_MIN_CHARS } from './diagnostics.js';
@@ -133,6 +133,7 @@ export function startServer(connection: Connection): void {
   const workspaceIndex = new WorkspaceIndex();
   let watchFilesDynamically = false;
   let signalReady: () => void = () => undefined;
+  let runner: AnalysisRunner | undefined;
 
   connection.onInitialize((params: InitializeParams): InitializeResult => {
     const caps = params.capabilities;
@@ -160,9 +161,11 @@ export function startServer(connection: Connection): void {
       signalReady = resolve;
       setTimeout(resolve, 2000).unref();
     });
+    // the worker starts once this answer is out (onInitialized), or with the first analysis
+    runner = createRunner(bundlePath(), ANALYSIS_TIMEOUT_MS);
     const scheduler = new DiagnosticsScheduler({
       connection,
-      runner: createRunner(bundlePath(), ANALYSIS_TIMEOUT_MS),
+      runner,
       document: (uri) => documents.get(uri),
       settings: () => settings.get(),
       timeoutMs: ANALYSIS_TIMEOUT_MS,
@@ -209,6 +212,7 @@ export function startServer(connection: Connection): void {
   });
 
   connection.onInitialized(() => {
+    runner?.start();
     void settings.refresh().finally(() => signalReady());
     // the workspace symbol index: one scan off the request path, then file-change notifications
     workspaceIndex.setFolders(folders);

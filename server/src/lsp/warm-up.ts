@@ -2,8 +2,8 @@
 // analysis in a fresh thread runs cold code (V8 compiles and optimises as it goes) and costs two to
 // three times a warm one. The worker analyses a small sample program that touches every stage
 // (parse, names, elaboration, every rule, a GenP check, a kernel and a schedule) a few times, one
-// run per event-loop turn, and stops at once when a request arrives: warming never delays a job by
-// more than one run of the sample (a few milliseconds once the first is done).
+// unit per event-loop turn, and stops at once when a request arrives: warming never delays a job by
+// more than the analysis of one unit (a few milliseconds once the first is done).
 import { IncrementalAnalysis } from '../service/incremental.js';
 
 /** One unit of the sample, names made unique by `k`. */
@@ -51,15 +51,15 @@ schedule s${k} for linalg.matmul(M${k}, N${k}, K${k}) on sm_80 {
 `;
 }
 
-/** The sample program the worker warms up on. */
-export const WARM_UP_SAMPLE = [0, 1, 2, 3].map(unit).join('\n');
+/** The units of the sample program the worker warms up on. */
+export const WARM_UP_UNITS = [0, 1, 2, 3].map(unit);
 
-/** How many times the sample is analysed at most. */
-export const WARM_UP_RUNS = 12;
+/** How many units are analysed at most (each unit several times). */
+export const WARM_UP_RUNS = 48;
 
 /**
- * Starts warming up: analyses the sample up to `WARM_UP_RUNS` times, one run per event-loop turn
- * (`setImmediate`), until `busy()` says a request arrived. Returns a function that stops it.
+ * Starts warming up: analyses a unit of the sample, one per event-loop turn (`setImmediate`), up
+ * to `runs` times, until `busy()` says a request arrived. Returns a function that stops it.
  */
 export function warmUp(busy: () => boolean, runs = WARM_UP_RUNS): () => void {
   let left = runs;
@@ -68,7 +68,7 @@ export function warmUp(busy: () => boolean, runs = WARM_UP_RUNS): () => void {
     timer = undefined;
     if (busy() || left-- <= 0) return;
     try {
-      new IncrementalAnalysis().diagnose(WARM_UP_SAMPLE);
+      new IncrementalAnalysis().diagnose(WARM_UP_UNITS[left % WARM_UP_UNITS.length]);
     } catch {
       return; // never: diagnose does not throw; warming is best effort anyway
     }

@@ -9,12 +9,17 @@
 // - Per declaration, the elaborator's diagnostics and each rule's diagnostics are kept. A
 //   declaration is re-checked when its chunk changed, or when it names (directly or through
 //   other re-checked declarations) something an edited declaration declares, before or after
-//   the edit; every other declaration keeps its results, moved with its text.
+//   the edit; every other declaration keeps its results, moved with its text. An unchanged,
+//   unmoved declaration keeps its state object; who uses and who declares each name is kept up to
+//   date as declarations come and go (no map of the whole file per edit), and after a complete run
+//   only the re-checked declarations are looked at (every one after a stopped run or a settings
+//   change). A kept kernel result is looked at again only when the file's param names changed.
 // - A re-checked declaration is elaborated after the declarations it depends on (those that
 //   declare a name it uses, transitively), in source order: what the elaborator knows of each
 //   name there is what the whole-file elaboration knows.
 // - Rules see the whole file for lookups and check one declaration at a time (RuleContext.decls);
-//   `global` rules (unused) run on the whole file every time. Schedule blocks are checked
+//   `global` rules (unused, lego/mutated-receiver) run on the whole file every time, from name
+//   resolution's per-declaration parts (use counts, the unused first declarations, per-unit summaries). Schedule blocks are checked
 //   (check/schedule/) against the whole file's params and lets, one block at a time.
 // - Results are combined in the whole-file order (parse, names, elaboration, then rule by rule,
 //   declaration by declaration, then schedules) and sorted by position the same stable way.
@@ -29,7 +34,8 @@ import { linearDiagnostics } from '../check/linear.js';
 import { checkSchedule, scheduleEnvOf, type ScheduleEnv } from '../check/schedule/index.js';
 import { DEFAULT_BUDGET, ruleContext, rules, type RuleContext } from '../check/rules/index.js';
 import { ChunkedParser, type Chunk } from './chunks.js';
-import { KernelChecker, kernelChecks, type KernelResult } from './kernel-checks.js';
+import { KernelChecker, kernelChecks, Placeholders, type KernelResult } from './kernel-checks.js';
+import { Mover } from './incremental-move.js';
 
 export interface IncrementalOptions {
   /** most points a GenP check enumerates (the `layout.genp.checkBudget` setting) */
@@ -98,6 +104,10 @@ interface DeclState {
   schedule?: Diagnostic[];
   /** the template checks of a kernel block (service/kernel-checks.ts) */
   kernel?: KernelResult;
+  /** its index in this version's list */
+  index: number;
+  /** the last run that listed it */
+  seen: number;
 }
 
 interface State {
@@ -109,6 +119,13 @@ interface State {
   gpuTarget: string | undefined;
   /** the document's URI (where template files are read from) */
   uri: string | undefined;
+  /** name -> the declarations that use it / declare it (kept up to date as declarations come and go) */
+  users: Map<string, Set<DeclState>>;
+  definers: Map<string, Set<DeclState>>;
+  /** param names (what the kernels' implicit `{{ param_NAME }}` placeholders ask about), counted */
+  params: Map<string, number>;
+  /** the run was stopped or cancelled: some declarations may lack results (the next run looks at every one) */
+  partial: boolean;
 }
 
 class Fallback extends Error {}
@@ -117,6 +134,7 @@ const SLOW = rules.map((r) => r.category === 'slow');
 
 export class IncrementalAnalysis {
   private readonly parser = new ChunkedParser();
+  private runs = 0;
   private resolveCache = new ResolveCache();
   private state?: State;
 
@@ -151,98 +169,136 @@ export class IncrementalAnalysis {
     if (options.onSyntax) options.onSyntax(sorted([...p.diagnostics, ...resolution.diagnostics]));
     // the kept results are those of the chunks the parser compared with
     const old = this.state && this.state.chunks === previous ? this.state : undefined;
+    const run = ++this.runs;
+    const sameSettings = !!old && budget === old.budget && options.gpuTarget === old.gpuTarget && options.uri === old.uri;
 
-    // ---- declarations, and which old ones they are
+    // ---- declarations, and which old ones they are: the same declaration object (unchanged and
+    // unmoved) keeps its state; a moved copy gets a new one with its results moved (below)
     const decls: DeclState[] = [];
     const firstDecl: number[] = [];
-    const fromDecl: (number | undefined)[] = [];
+    /** new states of declarations copied from the old version (moved), with the old state */
+    const moved: [DeclState, DeclState][] = [];
+    const added: DeclState[] = [];
     const matchedOld = new Set<number>();
-    p.chunks.forEach((c, k) => {
+    const dirty: number[] = [];
+    const changed: string[] = [];
+    for (let k = 0; k < p.chunks.length; k++) {
+      const c = p.chunks[k];
       firstDecl.push(decls.length);
-      const o = old && p.from![k] !== undefined ? p.from![k]! : undefined;
+      const o = old && p.from[k] !== undefined ? p.from[k]! : undefined;
       if (o !== undefined) matchedOld.add(o);
-      c.decls.forEach((d, i) => {
+      for (let i = 0; i < c.decls.length; i++) {
+        const d = c.decls[i];
         const was = o !== undefined ? old!.decls[old!.firstDecl[o] + i] : undefined;
-        fromDecl.push(was ? old!.firstDecl[o!] + i : undefined);
-        decls.push(was
-          ? { decl: d, chunk: k, defines: was.defines, uses: was.uses, genp: was.genp, rules: [] }
-          : { decl: d, chunk: k, ...names(d), rules: [] });
-      });
-    });
+        const index = decls.length;
+        if (was && was.decl === d && sameSettings) {
+          was.chunk = k;
+          was.index = index;
+          was.seen = run;
+          decls.push(was);
+          continue;
+        }
+        const s: DeclState = was
+          ? { decl: d, chunk: k, defines: was.defines, uses: was.uses, genp: was.genp, rules: [], index, seen: run }
+          : { decl: d, chunk: k, ...names(d), rules: [], index, seen: run };
+        decls.push(s);
+        added.push(s);
+        if (was) moved.push([s, was]);
+        else {
+          dirty.push(index);
+          for (const n of s.defines) changed.push(n);
+        }
+      }
+    }
+    // the names of the declarations that went: what used them is checked again
+    const users = old?.users ?? new Map<string, Set<DeclState>>();
+    const definers = old?.definers ?? new Map<string, Set<DeclState>>();
+    const params = old?.params ?? new Map<string, number>();
+    let paramsChanged = !old;
+    if (old) {
+      for (const d of old.decls) {
+        if (d.seen === run) continue;
+        if (!matchedOld.has(d.chunk)) for (const n of d.defines) changed.push(n);
+        for (const n of d.uses) users.get(n)?.delete(d);
+        for (const n of d.defines) definers.get(n)?.delete(d);
+        if (d.decl.kind === 'Param') for (const n of d.defines) if (count(params, n, -1) === 0) paramsChanged = true;
+      }
+    }
+    for (const d of added) {
+      for (const n of d.uses) add(users, n, d);
+      for (const n of d.defines) add(definers, n, d);
+      if (d.decl.kind === 'Param') for (const n of d.defines) if (count(params, n, 1) === 1) paramsChanged = true;
+    }
 
     // ---- what must be re-checked: edited declarations, and what uses their names (transitively)
-    const dirty = new Set<number>();
-    const changed: string[] = [];
-    decls.forEach((d, j) => {
-      if (fromDecl[j] === undefined) {
-        dirty.add(j);
-        changed.push(...d.defines);
-      }
-    });
-    if (old) old.decls.forEach((d) => {
-      if (!matchedOld.has(d.chunk)) changed.push(...d.defines);
-    });
-    const users = new Map<string, number[]>();
-    decls.forEach((d, j) => {
-      for (const n of d.uses) {
-        let l = users.get(n);
-        if (!l) users.set(n, (l = []));
-        l.push(j);
-      }
-    });
+    const isDirty = new Uint8Array(decls.length);
+    for (const j of dirty) isDirty[j] = 1;
     const seenName = new Set<string>();
     while (changed.length) {
       const n = changed.pop()!;
       if (seenName.has(n)) continue;
       seenName.add(n);
-      for (const j of users.get(n) ?? []) {
-        if (dirty.has(j)) continue;
-        dirty.add(j);
-        changed.push(...decls[j].defines);
+      for (const u of users.get(n) ?? []) {
+        if (isDirty[u.index]) continue;
+        isDirty[u.index] = 1;
+        dirty.push(u.index);
+        for (const m of u.defines) changed.push(m);
       }
     }
 
-    // ---- the others keep their results, moved with their chunks
-    if (old) {
+    // ---- moved declarations keep their results, moved with their chunks
+    if (old && moved.length) {
       const oldToNew = new Map<number, number>();
       p.from.forEach((o, k) => { if (o !== undefined) oldToNew.set(o, k); });
-      const mover = new Mover(old.chunks, p.chunks, oldToNew);
-      decls.forEach((d, j) => {
-        if (dirty.has(j)) return;
-        const was = old.decls[fromDecl[j]!];
-        const moved = mover.moveResults(was, budget === old.budget, options.gpuTarget === old.gpuTarget, options.uri === old.uri);
-        if (moved) {
-          d.elab = moved.elab;
-          d.rules = moved.rules;
-          d.schedule = moved.schedule;
-          d.kernel = moved.kernel;
-        } else dirty.add(j); // a result that points outside the unchanged text: check again
-      });
+      const mover = new Mover(old.chunks, p.chunks, oldToNew, SLOW);
+      for (const [d, was] of moved) {
+        if (isDirty[d.index]) continue;
+        const m = mover.moveResults(was, budget === old.budget, options.gpuTarget === old.gpuTarget, options.uri === old.uri);
+        if (m) {
+          d.elab = m.elab;
+          d.rules = m.rules;
+          d.schedule = m.schedule;
+          d.kernel = m.kernel;
+        } else {
+          isDirty[d.index] = 1; // a result that points outside the unchanged text: check again
+          dirty.push(d.index);
+        }
+      }
     }
-    const todo = decls.map((d, j) => dirty.has(j) || d.elab === undefined || d.rules.some((r, ri) => r === undefined && !SLOW[ri] && !rules[ri].global));
+    // every declaration is looked at after a partial run or a settings change; otherwise the others
+    // have all their results
+    const full = !old || old.partial || !sameSettings;
+    const todoOf = (d: DeclState): boolean => isDirty[d.index] === 1 || d.elab === undefined
+      || d.rules.some((r, ri) => r === undefined && !SLOW[ri] && !rules[ri].global);
+    const isTodo = new Uint8Array(decls.length);
+    /** the declarations to look at this run, in order */
+    let work: number[];
+    if (full) {
+      work = [];
+      for (const d of decls) {
+        if (todoOf(d)) isTodo[d.index] = 1;
+        if (isTodo[d.index] || d.rules.some((r, ri) => r === undefined && !rules[ri].global) || d.schedule === undefined) work.push(d.index);
+      }
+    } else {
+      work = dirty.sort((x, y) => x - y);
+      for (const j of work) isTodo[j] = 1;
+    }
+    const todo = (j: number): boolean => isTodo[j] === 1;
 
     // ---- elaboration of the re-checked declarations, after what they depend on
-    const definers = new Map<string, number[]>();
-    decls.forEach((d, j) => {
-      for (const n of d.defines) {
-        let l = definers.get(n);
-        if (!l) definers.set(n, (l = []));
-        l.push(j);
-      }
-    });
     const closure = new Set<number>();
     const stack: number[] = [];
     // the re-checked declarations, and those whose slow results must be computed again
-    const needs = (j: number): boolean => todo[j] || decls[j].rules.some((r, ri) => r === undefined && !rules[ri].global)
+    const needs = (j: number): boolean => todo(j) || decls[j].rules.some((r, ri) => r === undefined && !rules[ri].global)
       || (decls[j].decl.kind === 'Schedule' && decls[j].schedule === undefined);
-    decls.forEach((_, j) => { if (needs(j)) { closure.add(j); stack.push(j); } });
+    for (const j of work) if (needs(j)) { closure.add(j); stack.push(j); }
     while (stack.length) {
       const j = stack.pop()!;
       for (const n of decls[j].uses) {
         for (const k of definers.get(n) ?? []) {
-          if (!closure.has(k)) {
-            closure.add(k);
-            stack.push(k);
+          if (!closure.has(k.index)) {
+            closure.add(k.index);
+            stack.push(k.index);
           }
         }
       }
@@ -251,18 +307,20 @@ export class IncrementalAnalysis {
     // terminated for typing); what was not finished is marked so and done by the next version
     const stop = options.shouldStop;
     const chunks = p.chunks;
+    const next = (partial: boolean): State => ({ chunks, decls, firstDecl, budget, gpuTarget: options.gpuTarget, uri: options.uri, users, definers, params, partial });
     /** re-checked declarations whose elaboration, fast rules and schedule checks are all done */
     const done: boolean[] = [];
     const abandon = (): IncrementalResult => {
       // finished declarations keep their results (the next run does not repeat them)
-      decls.forEach((d, j) => {
-        if (!todo[j] || done[j]) return;
+      for (const j of work) {
+        const d = decls[j];
+        if (!todo(j) || done[j]) continue;
         d.elab = undefined;
         d.rules = [];
         d.schedule = undefined;
         d.kernel = undefined;
-      });
-      this.state = { chunks, decls, firstDecl, budget, gpuTarget: options.gpuTarget, uri: options.uri };
+      }
+      this.state = next(true);
       return { diagnostics: [], cancelled: true, stats: { decls: decls.length, chunksParsed: p.parsed, rechecked: 0, elaborated: 0, full: false } };
     };
     if (stop?.()) return abandon();
@@ -276,7 +334,7 @@ export class IncrementalAnalysis {
       } catch (e) {
         el.report('elab/internal-error', d.range, `internal error while elaborating: ${e instanceof Error ? e.message : String(e)}`, 'warning');
       }
-      if (todo[j]) decls[j].elab = el.diagnostics.slice(before);
+      if (todo(j)) decls[j].elab = el.diagnostics.slice(before);
     }
 
     // ---- rules: the fast ones per re-checked declaration, the global ones on the whole file
@@ -291,18 +349,18 @@ export class IncrementalAnalysis {
     // the fast rules, then the schedule checks of a schedule block, against the file's params and
     // lets (as `analyze` checks them)
     let env: ScheduleEnv | undefined;
-    for (let j = 0; j < decls.length; j++) {
+    for (const j of work) {
       const d = decls[j];
-      let work = todo[j] || d.schedule === undefined;
-      for (let ri = 0; !work && ri < rules.length; ri++) if (!SLOW[ri] && !rules[ri].global && d.rules[ri] === undefined) work = true;
-      if (!work) continue;
+      let busy = todo(j) || d.schedule === undefined;
+      for (let ri = 0; !busy && ri < rules.length; ri++) if (!SLOW[ri] && !rules[ri].global && d.rules[ri] === undefined) busy = true;
+      if (!busy) continue;
       if (stop?.()) return abandon();
       const one: RuleContext = { ...ctx, decls: [d.decl] };
       for (let ri = 0; ri < rules.length; ri++) {
         if (SLOW[ri] || rules[ri].global) continue;
-        if (todo[j] || d.rules[ri] === undefined) d.rules[ri] = runRule(rules[ri].run, one).diagnostics;
+        if (todo(j) || d.rules[ri] === undefined) d.rules[ri] = runRule(rules[ri].run, one).diagnostics;
       }
-      if (todo[j] || d.schedule === undefined) {
+      if (todo(j) || d.schedule === undefined) {
         const s = d.decl;
         if (s.kind !== 'Schedule') d.schedule = [];
         else {
@@ -320,12 +378,13 @@ export class IncrementalAnalysis {
     // and (for template files, read again every time) the template stay the same
     let kernelChecker: KernelChecker | undefined;
     const kernels: Diagnostic[] = [];
-    for (let j = 0; j < decls.length; j++) {
-      const d = decls[j];
+    for (const d of decls) {
       const k = d.decl;
       if (k.kind !== 'Kernel') continue;
-      kernelChecker ??= new KernelChecker(p.file, text, options.uri);
-      if (todo[j] || !d.kernel || !kernelChecker.valid(d.kernel)) {
+      // a kept result that asked about param names stays valid while the file's param names are the same
+      const keep = d.kernel && !todo(d.index) && d.kernel.asked && (paramsChanged || full ? (kernelChecker ??= new KernelChecker(p.file, text, options.uri, new Placeholders(params, p.file))).valid(d.kernel) : true);
+      if (!keep) {
+        kernelChecker ??= new KernelChecker(p.file, text, options.uri, new Placeholders(params, p.file));
         if (stop?.()) return abandon();
         try {
           d.kernel = kernelChecker.check(k);
@@ -333,21 +392,21 @@ export class IncrementalAnalysis {
           throw new Fallback('a kernel check failed');
         }
       }
-      for (const x of d.kernel.diagnostics) kernels.push(x);
+      for (const x of d.kernel!.diagnostics) kernels.push(x);
     }
     // linear layouts (whole file, cheap; only files that declare one): as `analyze` does
     if (p.file.decls.some((d) => d.kind === 'Linear')) kernels.push(...linearDiagnostics(p.file, resolution, elaborate(p.file, resolution).model));
-    this.state = { chunks: p.chunks, decls, firstDecl, budget, gpuTarget: options.gpuTarget, uri: options.uri };
+    this.state = next(false);
 
     // ---- the slow rules (GenP enumeration), after the rest has been offered
-    const slowWork = decls.some((d, j) => (todo[j] || rules.some((_, ri) => SLOW[ri] && d.rules[ri] === undefined)) && d.genp);
+    const slowWork = work.some((j) => (todo(j) || rules.some((_, ri) => SLOW[ri] && decls[j].rules[ri] === undefined)) && decls[j].genp);
     if (slowWork && options.onFast) options.onFast(withKernels(combine(p.diagnostics, resolution.diagnostics, decls, global), kernels));
     let cancelled = false;
     rules.forEach((rule, ri) => {
       if (!SLOW[ri] || cancelled) return;
-      for (let j = 0; j < decls.length; j++) {
+      for (const j of work) {
         const d = decls[j];
-        if (!todo[j] && d.rules[ri] !== undefined) continue;
+        if (!todo(j) && d.rules[ri] !== undefined) continue;
         d.rules[ri] = undefined;
         if (!d.genp && !rule.global) {
           d.rules[ri] = [];
@@ -361,12 +420,27 @@ export class IncrementalAnalysis {
         d.rules[ri] = r.diagnostics;
       }
     });
+    if (cancelled) this.state.partial = true;
     return {
       diagnostics: withKernels(combine(p.diagnostics, resolution.diagnostics, decls, global), kernels),
       cancelled,
-      stats: { decls: decls.length, chunksParsed: p.parsed, rechecked: todo.filter(Boolean).length, elaborated: closure.size, full: false },
+      stats: { decls: decls.length, chunksParsed: p.parsed, rechecked: work.filter(todo).length, elaborated: closure.size, full: false },
     };
   }
+}
+
+function add<T>(m: Map<string, Set<T>>, k: string, v: T): void {
+  let s = m.get(k);
+  if (!s) m.set(k, (s = new Set()));
+  s.add(v);
+}
+
+/** adds `by` to the count of `k`; the new count */
+function count(m: Map<string, number>, k: string, by: number): number {
+  const n = (m.get(k) ?? 0) + by;
+  if (n === 0) m.delete(k);
+  else m.set(k, n);
+  return n;
 }
 
 /** Runs one rule; a failure makes the whole version fall back to the whole-file analysis. */
@@ -423,133 +497,6 @@ export function names(d: ast.Decl): { defines: string[]; uses: Set<string>; genp
     }
   }
   return { defines, uses, genp };
-}
-
-/**
- * Moves a kept declaration's diagnostics to the new version: each range (the diagnostic's,
- * its related information's and its fixes' edits) moves with the chunk that holds it.
- */
-class Mover {
-  private readonly starts: number[];
-  /** no kept chunk moved: every result stays as it is */
-  private readonly still: boolean;
-  /** the old chunk of the last range looked up */
-  private last = 0;
-  constructor(private readonly old: readonly Chunk[], private readonly now: readonly Chunk[], private readonly oldToNew: ReadonlyMap<number, number>) {
-    this.starts = old.map((c) => c.start);
-    let still = true;
-    for (const [o, k] of oldToNew) if (old[o].start !== now[k].start) still = false;
-    this.still = still;
-  }
-
-  moveResults(d: DeclState, sameBudget: boolean, sameTarget: boolean, sameUri: boolean): { elab?: Diagnostic[]; rules: (Diagnostic[] | undefined)[]; schedule?: Diagnostic[]; kernel?: KernelResult } | undefined {
-    if (!d.elab) return undefined;
-    const schedule = d.schedule === undefined || !sameTarget ? undefined : this.moveAll(d.schedule);
-    if (d.schedule !== undefined && sameTarget && !schedule) return undefined;
-    let kernel: KernelResult | undefined;
-    if (d.kernel?.asked && sameUri) {
-      const diagnostics = this.moveAll(d.kernel.diagnostics);
-      if (diagnostics) kernel = { diagnostics, asked: d.kernel.asked };
-    }
-    if (this.still && !d.elab.some((x) => this.outside(x))) {
-      let ok = true;
-      const rules = d.rules.map((r, ri) => {
-        if (r === undefined || (SLOW[ri] && !sameBudget)) return undefined;
-        if (r.some((x) => this.outside(x))) ok = false;
-        return r;
-      });
-      if (ok) return { elab: d.elab, rules, schedule, kernel };
-    }
-    const elab = this.moveAll(d.elab);
-    if (!elab) return undefined;
-    const out: (Diagnostic[] | undefined)[] = [];
-    for (let ri = 0; ri < rules.length; ri++) {
-      const r = d.rules[ri];
-      if (r === undefined || (SLOW[ri] && !sameBudget)) {
-        out.push(undefined);
-        continue;
-      }
-      const m = this.moveAll(r);
-      if (!m) return undefined;
-      out.push(m);
-    }
-    return { elab, rules: out, schedule, kernel };
-  }
-
-  private moveAll(ds: readonly Diagnostic[]): Diagnostic[] | undefined {
-    if (ds.length === 0) return ds as Diagnostic[];
-    const out: Diagnostic[] = [];
-    let same = true;
-    for (const d of ds) {
-      const m = this.move(d);
-      if (!m) return undefined;
-      if (m !== d) same = false;
-      out.push(m);
-    }
-    return same ? (ds as Diagnostic[]) : out;
-  }
-
-  /** `d` moved; `d` itself when nothing moves */
-  private move(d: Diagnostic): Diagnostic | undefined {
-    const range = this.range(d.range);
-    if (!range) return undefined;
-    if (range === d.range && !d.related && !d.fixes) return d;
-    const out: Diagnostic = { ...d, range };
-    if (d.related) {
-      const related: NonNullable<Diagnostic['related']> = [];
-      for (const r of d.related) {
-        const m = this.range(r.range);
-        if (!m) return undefined;
-        related.push({ ...r, range: m });
-      }
-      out.related = related;
-    }
-    if (d.fixes) {
-      const fixes: NonNullable<Diagnostic['fixes']> = [];
-      for (const f of d.fixes) {
-        const edits: typeof f.edits = [];
-        for (const e of f.edits) {
-          const m = this.range(e.range);
-          if (!m) return undefined;
-          edits.push({ ...e, range: m });
-        }
-        fixes.push({ ...f, edits });
-      }
-      out.fixes = fixes;
-    }
-    return out;
-  }
-
-  /** does a range of `d` lie in an old chunk that is not kept (only when nothing moved) */
-  private outside(d: Diagnostic): boolean {
-    if (this.range(d.range) === undefined) return true;
-    for (const r of d.related ?? []) if (this.range(r.range) === undefined) return true;
-    for (const f of d.fixes ?? []) for (const e of f.edits) if (this.range(e.range) === undefined) return true;
-    return false;
-  }
-
-  private range(r: ast.Range): ast.Range | undefined {
-    // the chunk holding r.start: most often the one of the previous range (same declaration)
-    let lo = this.last;
-    if (!(lo < this.starts.length && this.starts[lo] <= r.start && (lo + 1 === this.starts.length || this.starts[lo + 1] > r.start))) {
-      if (this.starts.length === 0 || r.start < this.starts[0]) return undefined;
-      lo = 0;
-      let hi = this.starts.length - 1;
-      while (lo < hi) {
-        const mid = (lo + hi + 1) >> 1;
-        if (this.starts[mid] <= r.start) lo = mid;
-        else hi = mid - 1;
-      }
-      this.last = lo;
-    }
-    const c = this.old[lo];
-    if (r.end > c.start + c.text.length) return undefined;
-    const k = this.oldToNew.get(lo);
-    if (k === undefined) return undefined;
-    const delta = this.now[k].start - c.start;
-    return delta === 0 ? r : { start: r.start + delta, end: r.end + delta };
-  }
-
 }
 
 /** `combined` (sorted) and the kernel checks, as the whole-file analysis orders them */

@@ -74,13 +74,48 @@ export function implicitPlaceholders(file: File): Set<string> {
   return s;
 }
 
+/**
+ * The implicit `{{ param_NAME }}` placeholder names (`implicitPlaceholders`) read from a
+ * caller's kept param-name counts (the incremental analysis); listed (rarely) from the file itself, in its order.
+ */
+export class Placeholders implements ReadonlySet<string> {
+  private list?: Set<string>;
+  constructor(private readonly params: ReadonlyMap<string, number>, private readonly file: File) {}
+  has(name: string): boolean {
+    return name === 'kernel_name' || (name.startsWith('param_') && this.params.has(name.slice(6)));
+  }
+  private all(): Set<string> {
+    this.list ??= implicitPlaceholders(this.file);
+    return this.list;
+  }
+  get size(): number {
+    return this.all().size;
+  }
+  forEach(f: (value: string, key: string, set: ReadonlySet<string>) => void): void {
+    this.all().forEach((v) => f(v, v, this));
+  }
+  entries(): SetIterator<[string, string]> {
+    return this.all().entries();
+  }
+  keys(): SetIterator<string> {
+    return this.all().keys();
+  }
+  values(): SetIterator<string> {
+    return this.all().values();
+  }
+  [Symbol.iterator](): SetIterator<string> {
+    return this.all()[Symbol.iterator]();
+  }
+}
+
 /** The checks of one version's kernels, one block at a time (the same as `kernelChecks`, in order). */
 export class KernelChecker {
   private readonly a: { path: string; access: TemplateAccess };
-  private readonly implicit: Set<string>;
-  constructor(file: File, private readonly text: string, uri: string | undefined) {
+  private readonly implicit: ReadonlySet<string>;
+  /** `implicit`: the file's implicit placeholder names when the caller keeps them (else read from `file`) */
+  constructor(file: File, private readonly text: string, uri: string | undefined, implicit?: ReadonlySet<string>) {
     this.a = access(uri);
-    this.implicit = implicitPlaceholders(file);
+    this.implicit = implicit ?? implicitPlaceholders(file);
   }
 
   /** is a result kept from an earlier version (of the block's same text) still this version's */

@@ -45,8 +45,7 @@ interface Summary {
  */
 const summaries = new WeakMap<object, Summary>();
 
-function summaryOf(d: ast.Decl, resolution: Resolution, text: string): Summary {
-  const key = resolution.unitOf(d);
+function summaryOf(d: ast.Decl, key: object | undefined, resolution: Resolution, text: string): Summary {
   const kept = key && summaries.get(key);
   if (kept) return kept;
   const layoutDef = (n: ast.NameRef): Definition | undefined => {
@@ -84,7 +83,9 @@ function summaryOf(d: ast.Decl, resolution: Resolution, text: string): Summary {
 
 export function checkLegoMutation(ctx: RuleContext): Diagnostic[] {
   const { file, resolution, text } = ctx;
-  const sums = file.decls.map((d) => summaryOf(d, resolution, text));
+  const units = resolution.units();
+  const same = units.length === file.decls.length;
+  const sums = file.decls.map((d, j) => summaryOf(d, same ? units[j] : resolution.unitOf(d), resolution, text));
   const exts = new Map<Definition, Extension[]>();
   for (const s of sums) for (const { def, ext } of s.exts) (exts.get(def) ?? exts.set(def, []).get(def)!).push(ext);
   if (exts.size === 0) return [];

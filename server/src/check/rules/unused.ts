@@ -19,12 +19,12 @@ export function checkUnused(ctx: RuleContext): Diagnostic[] {
   // judged over the whole file; reported for the declarations checked
   const only = ctx.decls === file.decls ? undefined : new Set<ast.Decl>(ctx.decls);
   const out: Diagnostic[] = [];
-  for (const def of resolution.globals.values()) {
+  // the first declarations no use resolves to (name resolution counts the uses per declaration)
+  for (const def of resolution.unusedGlobals()) {
     if (!def.ident) continue;
     if (only && (!def.decl || !only.has(def.decl))) continue;
     if (def.kind !== 'param' && def.kind !== 'const' && def.kind !== 'let' && def.kind !== 'layout' && def.kind !== 'perm') continue;
     if (def.kind === 'layout' && !hasConsumers) continue;
-    if (resolution.isUsed(def)) continue; // any use resolves to it (counted per declaration by name resolution)
     out.push({
       code: codes[def.kind],
       severity: 'hint',

@@ -52,6 +52,9 @@ export function argValues(env: ScheduleEnv, sc: Scenario = env.scenarios.base): 
   return (e) => {
     const v = env.model.values.get(e);
     if (v?.k === 'int') {
+      // the scenarios keep every value they computed (the same sizes come up in every schedule check)
+      const known = env.scenarios.evaluate(v.e, sc);
+      if (known !== undefined) return { ok: true, value: known };
       try {
         return { ok: true, value: X.evaluate(v.e, sc.env) };
       } catch (err) {

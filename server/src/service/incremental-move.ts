@@ -1,0 +1,148 @@
+// Moving a kept declaration's results to a new version of the file (service/incremental.ts): every
+// range moves with the chunk (service/chunks.ts) that holds it.
+import type * as ast from '../../../grammar/src/ast.js';
+import type { Diagnostic } from '../../../grammar/src/diagnostic.js';
+import type { Chunk } from './chunks.js';
+import type { KernelResult } from './kernel-checks.js';
+
+/** What a declaration keeps: the elaborator's, each rule's, the schedule and kernel checks' diagnostics. */
+export interface Results {
+  elab?: Diagnostic[];
+  rules: (Diagnostic[] | undefined)[];
+  schedule?: Diagnostic[];
+  kernel?: KernelResult;
+}
+
+/**
+ * Moves a kept declaration's diagnostics to the new version: each range (the diagnostic's,
+ * its related information's and its fixes' edits) moves with the chunk that holds it.
+ */
+export class Mover {
+  private readonly starts: number[];
+  /** no kept chunk moved: every result stays as it is */
+  private readonly still: boolean;
+  /** the old chunk of the last range looked up */
+  private last = 0;
+  constructor(
+    private readonly old: readonly Chunk[],
+    private readonly now: readonly Chunk[],
+    private readonly oldToNew: ReadonlyMap<number, number>,
+    /** per rule: is it a slow one (its results are dropped when the budget changed) */
+    private readonly slow: readonly boolean[],
+  ) {
+    this.starts = old.map((c) => c.start);
+    let still = true;
+    for (const [o, k] of oldToNew) if (old[o].start !== now[k].start) still = false;
+    this.still = still;
+  }
+
+  moveResults(d: Results, sameBudget: boolean, sameTarget: boolean, sameUri: boolean): { elab?: Diagnostic[]; rules: (Diagnostic[] | undefined)[]; schedule?: Diagnostic[]; kernel?: KernelResult } | undefined {
+    if (!d.elab) return undefined;
+    const schedule = d.schedule === undefined || !sameTarget ? undefined : this.moveAll(d.schedule);
+    if (d.schedule !== undefined && sameTarget && !schedule) return undefined;
+    let kernel: KernelResult | undefined;
+    if (d.kernel?.asked && sameUri) {
+      const diagnostics = this.moveAll(d.kernel.diagnostics);
+      if (diagnostics) kernel = { diagnostics, asked: d.kernel.asked };
+    }
+    if (this.still && !d.elab.some((x) => this.outside(x))) {
+      let ok = true;
+      const rules = d.rules.map((r, ri) => {
+        if (r === undefined || (this.slow[ri] && !sameBudget)) return undefined;
+        if (r.some((x) => this.outside(x))) ok = false;
+        return r;
+      });
+      if (ok) return { elab: d.elab, rules, schedule, kernel };
+    }
+    const elab = this.moveAll(d.elab);
+    if (!elab) return undefined;
+    const out: (Diagnostic[] | undefined)[] = [];
+    for (let ri = 0; ri < this.slow.length; ri++) {
+      const r = d.rules[ri];
+      if (r === undefined || (this.slow[ri] && !sameBudget)) {
+        out.push(undefined);
+        continue;
+      }
+      const m = this.moveAll(r);
+      if (!m) return undefined;
+      out.push(m);
+    }
+    return { elab, rules: out, schedule, kernel };
+  }
+
+  private moveAll(ds: readonly Diagnostic[]): Diagnostic[] | undefined {
+    if (ds.length === 0) return ds as Diagnostic[];
+    const out: Diagnostic[] = [];
+    let same = true;
+    for (const d of ds) {
+      const m = this.move(d);
+      if (!m) return undefined;
+      if (m !== d) same = false;
+      out.push(m);
+    }
+    return same ? (ds as Diagnostic[]) : out;
+  }
+
+  /** `d` moved; `d` itself when nothing moves */
+  private move(d: Diagnostic): Diagnostic | undefined {
+    const range = this.range(d.range);
+    if (!range) return undefined;
+    if (range === d.range && !d.related && !d.fixes) return d;
+    const out: Diagnostic = { ...d, range };
+    if (d.related) {
+      const related: NonNullable<Diagnostic['related']> = [];
+      for (const r of d.related) {
+        const m = this.range(r.range);
+        if (!m) return undefined;
+        related.push({ ...r, range: m });
+      }
+      out.related = related;
+    }
+    if (d.fixes) {
+      const fixes: NonNullable<Diagnostic['fixes']> = [];
+      for (const f of d.fixes) {
+        const edits: typeof f.edits = [];
+        for (const e of f.edits) {
+          const m = this.range(e.range);
+          if (!m) return undefined;
+          edits.push({ ...e, range: m });
+        }
+        fixes.push({ ...f, edits });
+      }
+      out.fixes = fixes;
+    }
+    return out;
+  }
+
+  /** does a range of `d` lie in an old chunk that is not kept (only when nothing moved) */
+  private outside(d: Diagnostic): boolean {
+    if (this.range(d.range) === undefined) return true;
+    for (const r of d.related ?? []) if (this.range(r.range) === undefined) return true;
+    for (const f of d.fixes ?? []) for (const e of f.edits) if (this.range(e.range) === undefined) return true;
+    return false;
+  }
+
+  private range(r: ast.Range): ast.Range | undefined {
+    // the chunk holding r.start: most often the one of the previous range (same declaration)
+    let lo = this.last;
+    if (!(lo < this.starts.length && this.starts[lo] <= r.start && (lo + 1 === this.starts.length || this.starts[lo + 1] > r.start))) {
+      if (this.starts.length === 0 || r.start < this.starts[0]) return undefined;
+      lo = 0;
+      let hi = this.starts.length - 1;
+      while (lo < hi) {
+        const mid = (lo + hi + 1) >> 1;
+        if (this.starts[mid] <= r.start) lo = mid;
+        else hi = mid - 1;
+      }
+      this.last = lo;
+    }
+    const c = this.old[lo];
+    if (r.end > c.start + c.text.length) return undefined;
+    const k = this.oldToNew.get(lo);
+    if (k === undefined) return undefined;
+    const delta = this.now[k].start - c.start;
+    return delta === 0 ? r : { start: r.start + delta, end: r.end + delta };
+  }
+
+}
+
