@@ -139,6 +139,7 @@ export function startServer(connection: Connection): void {
     const caps = params.capabilities;
     client = {
       snippets: caps.textDocument?.completion?.completionItem?.snippetSupport === true,
+      completionEditRange: caps.textDocument?.completion?.completionList?.itemDefaults?.includes('editRange') === true,
       markdown: caps.textDocument?.hover?.contentFormat?.includes('markdown') ?? false,
       hierarchicalSymbols: caps.textDocument?.documentSymbol?.hierarchicalDocumentSymbolSupport === true,
       showDocument: caps.window?.showDocument?.support === true,
