@@ -18,6 +18,8 @@ export interface ClientSupport {
   inlayHintRefresh: boolean;
   codeLensRefresh: boolean;
   semanticTokensRefresh: boolean;
+  /** the client takes a completion list's default edit range (`completionList.itemDefaults` has `editRange`) */
+  completionEditRange?: boolean;
   /** client-side commands the client declared in `initializationOptions.clientCommands` (protocol.ts) */
   clientCommands?: ReadonlySet<string>;
 }

@@ -143,6 +143,7 @@ export function startServer(connection: Connection): void {
     const caps = params.capabilities;
     client = {
       snippets: caps.textDocument?.completion?.completionItem?.snippetSupport === true,
+      completionEditRange: caps.textDocument?.completion?.completionList?.itemDefaults?.includes('editRange') === true,
       markdown: caps.textDocument?.hover?.contentFormat?.includes('markdown') ?? false,
       hierarchicalSymbols: caps.textDocument?.documentSymbol?.hierarchicalDocumentSymbolSupport === true,
       showDocument: caps.window?.showDocument?.support === true,
@@ -258,7 +259,22 @@ export function startServer(connection: Connection): void {
   documents.onDidOpen((e) => snapshots.prepare(e.document.uri, () => documents.get(e.document.uri)));
   documents.onDidChangeContent((e) => {
     // onDidChangeContent also fires on open; the open handler already scheduled that version
-    if (e.document.version !== openedVersion.get(e.document.uri)) ctx.scheduler.update(e.document);
+    if (e.document.version !== openedVersion.get(e.document.uri)) {
+      ctx.scheduler.update(e.document);
+      warmSnapshot(e.document);
+    }
+  });
+  // The edited version's snapshot (its parse and name resolution, both incremental) is built as soon
+  // as the main thread is free, while the worker analyses it: a request that comes later (a hover
+  // once the diagnostics are in) finds it ready; one already queued builds it itself, as before.
+  const warmSnapshot = (doc: TextDocument) => setImmediate(() => {
+    const cur = documents.get(doc.uri);
+    if (cur?.version !== doc.version) return; // a later edit came: its own warm-up follows
+    try {
+      void snapshots.get(cur).symbols;
+    } catch {
+      // the request that needs the snapshot meets the same problem and reports it
+    }
   });
   const openedVersion = new Map<string, number>();
   documents.onDidOpen((e) => openedVersion.set(e.document.uri, e.document.version));
