@@ -10,6 +10,9 @@
 //   `.apply(...)` is a free index symbol (LEGO's string indices), one per name and declaration;
 //   so is one in the facts of `assume` / `where` (`assume tid < T * T`);
 // - method names after `.`, strings, kernel targets/templates and the GPU of a schedule are not names.
+// Each declaration is resolved on its own (resolve-decl.ts) against the table of top-level names; the
+// file's `Resolution` is a view over those per-declaration units (resolution-view.ts). A document's
+// `ResolveCache` keeps the table and the units from one version to the next (see `resolve`).
 import type * as ast from './ast.js';
 import type { Diagnostic } from './diagnostic.js';
 import { LineIndex } from './line-index.js';
