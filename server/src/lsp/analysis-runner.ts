@@ -15,6 +15,7 @@ import type { Settings } from '../service/settings.js';
 import { IncrementalAnalysis } from '../service/incremental.js';
 import { syntaxDiagnostics } from '../service/diagnose.js';
 import { warmUp } from './warm-up.js';
+import { WORKER_YOUNG_GENERATION_MB } from './heap.js';
 
 /**
  * Files longer than this (UTF-16 code units) get syntax and name diagnostics only, and an information
@@ -61,6 +62,11 @@ export interface AnalysisRunner {
   cancel(): void;
   /** workers terminated and replaced so far (a hang, a crash or a timeout; never for a cancel that is answered) */
   readonly restarts: number;
+  /**
+   * Starts the worker ahead of the first job (the server calls it once `initialize` is answered, so
+   * that loading the worker's code does not compete with the answer); the first `run` starts it anyway.
+   */
+  start(): void;
   dispose(): void;
 }
 
@@ -132,15 +138,9 @@ export function serveAnalysisRequests(port: MessagePort, options: { warmUp?: boo
   });
 }
 
+/** A runner for the worker entry `entry` (the worker starts on `start()` or the first job); in process without one. */
 export function createRunner(entry: string | undefined, timeoutMs: number, graceMs = 2000): AnalysisRunner {
-  if (entry) {
-    try {
-      return new WorkerRunner(entry, timeoutMs, graceMs);
-    } catch {
-      /* fall through to the in-process runner */
-    }
-  }
-  return new InlineRunner();
+  return entry ? new WorkerRunner(entry, timeoutMs, graceMs) : new InlineRunner();
 }
 
 interface Current {
@@ -153,15 +153,24 @@ interface Current {
 }
 
 class WorkerRunner implements AnalysisRunner {
-  private worker: Worker;
+  private worker?: Worker;
+  /** the in-process runner, where no worker could be started */
+  private inline?: InlineRunner;
   private nextId = 1;
   private current?: Current;
   /** set by dispose(): the worker's exit is then expected, and no other is started */
   private disposed = false;
   restarts = 0;
 
-  constructor(private readonly entry: string, private readonly timeoutMs: number, private readonly graceMs: number) {
-    this.worker = this.spawn();
+  constructor(private readonly entry: string, private readonly timeoutMs: number, private readonly graceMs: number) {}
+
+  start(): void {
+    if (this.worker || this.inline || this.disposed) return;
+    try {
+      this.worker = this.spawn();
+    } catch {
+      this.inline = new InlineRunner();
+    }
   }
 
   private spawn(): Worker {
@@ -171,7 +180,7 @@ class WorkerRunner implements AnalysisRunner {
       execArgv: [],
       stdout: true,
       stderr: true,
-      resourceLimits: { maxOldGenerationSizeMb: 2048 },
+      resourceLimits: { maxOldGenerationSizeMb: 2048, maxYoungGenerationSizeMb: WORKER_YOUNG_GENERATION_MB },
     });
     w.unref();
     // stdout is the LSP channel: whatever the worker prints goes to stderr
@@ -208,7 +217,7 @@ class WorkerRunner implements AnalysisRunner {
     this.restarts++;
     const old = this.worker;
     this.worker = this.spawn();
-    void old.terminate().catch(() => undefined);
+    void old?.terminate().catch(() => undefined);
   }
 
   private finish(o: AnalysisOutcome): void {
@@ -221,6 +230,8 @@ class WorkerRunner implements AnalysisRunner {
   }
 
   run(job: AnalysisJob, stages: AnalysisStages = {}): Promise<AnalysisOutcome> {
+    this.start();
+    if (this.inline) return this.inline.run(job);
     return new Promise((settle) => {
       const id = this.nextId++;
       const started = performance.now();
@@ -231,7 +242,7 @@ class WorkerRunner implements AnalysisRunner {
         this.finish({ kind: 'timeout', ms: performance.now() - started });
       }, this.timeoutMs);
       this.current = { id, settle, timer, stop: new Int32Array(stop), stages };
-      this.worker.postMessage({ id, job, stop } satisfies Request);
+      this.worker!.postMessage({ id, job, stop } satisfies Request);
     });
   }
 
@@ -250,13 +261,14 @@ class WorkerRunner implements AnalysisRunner {
   dispose(): void {
     this.disposed = true;
     this.finish({ kind: 'cancelled' });
-    void this.worker.terminate().catch(() => undefined);
+    void this.worker?.terminate().catch(() => undefined);
   }
 }
 
 class InlineRunner implements AnalysisRunner {
   private readonly analyses = new Analyses();
   readonly restarts = 0;
+  start(): void {}
   run(job: AnalysisJob): Promise<AnalysisOutcome> {
     return new Promise((settle) => {
       setImmediate(() => {

@@ -242,7 +242,17 @@ export function matchChunks(old: readonly string[], now: readonly string[]): (nu
   return out;
 }
 
-function parseChunk(text: string, start: number, line: number): Chunk {
+/**
+ * `s` in a string of its own. A slice of the document's text (V8 makes substrings of 13 or more
+ * characters views of their parent) would keep the whole text of the version it came from alive
+ * for as long as the chunk, and its tokens' names, are kept: one full text per edited version.
+ */
+export function ownCopy(s: string): string {
+  return (' ' + s).slice(1);
+}
+
+function parseChunk(slice: string, start: number, line: number): Chunk {
+  const text = ownCopy(slice);
   // the chunk alone (no line breaks in front: that made a file of n declarations quadratic), told
   // where it starts so that its ranges, and the positions quoted in messages, are the file's
   const r = parse(text, { firstLine: line, offset: start });
