@@ -109,14 +109,14 @@ export interface Top {
 
 /** The resolution of one declaration's uses and locals, against the file's top-level names. */
 export interface Unit {
-  decl: ast.Decl;
-  refs: Map<NameUse, Definition>;
+  readonly decl: ast.Decl;
+  readonly refs: ReadonlyMap<NameUse, Definition>;
   /** its locals' declaring identifiers */
-  declarations: Map<ast.Ident, Definition>;
+  readonly declarations: ReadonlyMap<ast.Ident, Definition>;
   /** its locals and free symbols, in the order they were made */
-  definitions: Definition[];
-  freeSymbols: Definition[];
-  diagnostics: Diagnostic[];
+  readonly definitions: readonly Definition[];
+  readonly freeSymbols: readonly Definition[];
+  readonly diagnostics: readonly Diagnostic[];
   /** did-you-mean suggestions it used (of MAX_SUGGESTIONS per file) */
   suggestions: number;
   /** every top-level name it looked up -> the definition it found (undefined: none) */
