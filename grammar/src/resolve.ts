@@ -67,6 +67,11 @@ export interface Resolution {
   unitOf(decl: ast.Decl): object | undefined;
   /** `unitOf` of every declaration of the file, in order */
   units(): readonly object[];
+  /**
+   * The declarations that declare `name` (duplicates and built-ins' names too), in source order, when
+   * the resolution keeps that table (the latest version of a cached document); undefined otherwise.
+   */
+  declarersOf(name: string): readonly ast.Decl[] | undefined;
   /** `name/...` diagnostics, in source order */
   diagnostics: Diagnostic[];
 }

@@ -8,6 +8,7 @@ import { runRules, type RuleOptions } from './rules/index.js';
 import { elaborate, type ElaborateOptions, type Model } from './elaborate.js';
 import { checkSchedule, scheduleEnvOf } from './schedule/index.js';
 import { linearDiagnostics } from './linear.js';
+import { Scenarios } from './scenario.js';
 
 /** Options of `analyze`; each stage reads the ones it knows. */
 export interface AnalyzeOptions extends RuleOptions, ElaborateOptions {
@@ -31,8 +32,10 @@ export function analyze(text: string, options: AnalyzeOptions = {}): Analysis {
   const parsed = parse(text);
   const resolution = resolve(parsed.file, parsed.lines);
   const elab = elaborate(parsed.file, resolution, options);
-  const checked = runRules({ text, file: parsed.file, resolution, model: elab.model }, options);
-  const schedules = scheduleDiagnostics(parsed.file, elab.model, resolution, options);
+  // one set of scenarios for the rules and the schedule checks: the values they compute are shared
+  const scenarios = new Scenarios(elab.model);
+  const checked = runRules({ text, file: parsed.file, resolution, model: elab.model, scenarios }, options);
+  const schedules = scheduleDiagnostics(parsed.file, elab.model, resolution, options, scenarios);
   const linear = linearDiagnostics(parsed.file, resolution, elab.model);
   const diagnostics = [...parsed.diagnostics, ...resolution.diagnostics, ...elab.diagnostics, ...checked.diagnostics, ...schedules, ...linear];
   diagnostics.sort((a, b) => a.range.start - b.range.start || a.range.end - b.range.end);
@@ -40,9 +43,9 @@ export function analyze(text: string, options: AnalyzeOptions = {}): Analysis {
 }
 
 /** The `schedule/...` checks of every schedule block (threads, shared memory, divisibility, order). */
-function scheduleDiagnostics(file: ast.File, model: Model, resolution: Resolution, options: AnalyzeOptions): Diagnostic[] {
+function scheduleDiagnostics(file: ast.File, model: Model, resolution: Resolution, options: AnalyzeOptions, scenarios: Scenarios): Diagnostic[] {
   if (!file.decls.some((d) => d.kind === 'Schedule')) return [];
-  const env = scheduleEnvOf(model, resolution);
+  const env = scheduleEnvOf(model, resolution, undefined, scenarios);
   const out: Diagnostic[] = [];
   for (const d of file.decls) {
     if (d.kind !== 'Schedule') continue;

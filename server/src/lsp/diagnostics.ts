@@ -3,14 +3,15 @@
 // result is published only while its version is still the document's current one.
 //
 // Staged publishing (as TypeScript's server shows syntax errors before semantic ones): the worker
-// sends the syntax and name diagnostics as soon as the file is parsed and resolved. They are
-// published at once when nothing has been published for the document yet (it was just opened)
-// and the file is large enough for the full analysis to take a while (`earlyMinChars`): a stage
-// is complete for what it covers and the client shows nothing else meanwhile. Otherwise a stage
-// only feeds the interim publish of a long analysis (`interimAfterMs`), which would otherwise
-// replace the previous version's full result by a smaller set on every edit. A stage is published
-// only while its analysis is the running one for the current version: the full result of that
-// version always comes after it, and nothing older overwrites a newer one.
+// sends the syntax and name diagnostics as soon as the file is parsed and resolved, then (when slow
+// GenP checks remain) everything else. Each stage is published as it arrives when nothing had been
+// published for the document yet (it was just opened) and the file is large enough for the full
+// analysis to take a while (`earlyMinChars`): a stage is complete for what it covers and the client
+// shows nothing else meanwhile. Otherwise a stage only feeds the interim publish of a long analysis
+// (`interimAfterMs`): published at once, it would replace the previous version's full result by a
+// smaller set on every edit. A stage is published only while its analysis is the running one for
+// the current version: the full result of that version always comes after it, and nothing older
+// overwrites a newer one.
 import type { Connection } from 'vscode-languageserver';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import type { Diagnostic } from '../../../grammar/src/diagnostic.js';
@@ -53,6 +54,8 @@ interface Running {
   partial?: Diagnostic[];
   /** the worker's first stage: the syntax and name diagnostics */
   syntax?: Diagnostic[];
+  /** the document was just opened and large: every stage is published as it arrives */
+  staged?: boolean;
 }
 
 /** `SchedulerOptions.earlyMinChars` by default: about 250 lines, whose cold analysis takes some 100 ms */
@@ -137,13 +140,13 @@ export class DiagnosticsScheduler {
     const partial = (diagnostics: Diagnostic[]) => {
       if (this.running !== running) return;
       running.partial = diagnostics;
-      if (running.interimDue) this.publishInterim(running);
+      if (running.interimDue || running.staged) this.publishInterim(running);
     };
     const syntax = (diagnostics: Diagnostic[]) => {
       if (this.running !== running) return;
       running.syntax = diagnostics;
-      const early = !this.last.has(job.uri) && job.text.length >= (this.o.earlyMinChars ?? EARLY_STAGE_MIN_CHARS);
-      if (early || (running.interimDue && !running.partial)) this.publishInterim(running);
+      running.staged = !this.last.has(job.uri) && job.text.length >= (this.o.earlyMinChars ?? EARLY_STAGE_MIN_CHARS);
+      if (running.staged || (running.interimDue && !running.partial)) this.publishInterim(running);
     };
     void this.o.runner.run(job, { partial, syntax }).then((outcome) => {
       if (this.running === running) this.running = undefined;

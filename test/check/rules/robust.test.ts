@@ -56,6 +56,9 @@ test('huge and degenerate sizes neither hang nor throw', () => {
     'perm p(n)[i, j] = i * n + j\nlayout A = OrderBy(GenP([9007199254740993, 2], p(2))).GroupBy([4])\n',
     'param N = 3 in [' + Array.from({ length: 200 }, (_, k) => k + 1).join(', ') + ']\nperm p(n)[i] = i\nlayout A = OrderBy(GenP([N], p(N))).GroupBy([N])\n',
     'param M = 4096, BM = 4095\nlet n = M / BM\nlet m = n * 2\nlayout A = OrderBy(Row(M)).TileBy([M / BM], [BM])\n',
+    // lets that use themselves (name/... errors) inside sizes: the size rules follow lets and must stop
+    'let a = a / 2\nlayout A = OrderBy(Row(a, 4)).TileBy([2, 2], [a, 2])\n',
+    'let a = b / 3\nlet b = a / 2\nlayout A = OrderBy(Row(a, b)).TileBy([a / 2, b], [2, 1]).GroupBy([a, b])\n',
   ];
   for (const t of cases) {
     const a = analyze(t, { slow: true });

@@ -7,7 +7,9 @@ import { expressions, fmtList, isConstructorCall, itemsOf } from './walk.js';
 
 export function checkRegP(ctx: RuleContext): Diagnostic[] {
   const out: Diagnostic[] = [];
-  for (const e of ctx.decls.flatMap((d) => expressions(d))) {
+  // only declarations whose text holds `RegP` can call it (no walk of the others' expressions)
+  const withRegP = ctx.decls.filter((d) => ctx.text.slice(d.range.start, d.range.end).includes('RegP'));
+  for (const e of withRegP.flatMap((d) => expressions(d))) {
     if (e.kind !== 'Call' || !isConstructorCall(e, 'RegP', ctx.resolution) || e.args.length < 2) continue;
     const permNode = e.args[1];
     const items = itemsOf(permNode);

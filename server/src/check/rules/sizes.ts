@@ -41,22 +41,16 @@ export function inexact(ctx: RuleContext, d: Division, sc: Scenario): boolean {
  * Does the size `e` hold a non-dividing `/` in `sc`, following lets (a let's division counts
  * wherever the let is used), but not entering calls (min/max clamps)?
  */
-export function inexactIn(ctx: RuleContext, e: ast.Expr, sc: Scenario, depth = 0): boolean {
-  if (depth > 64) return false;
+export function inexactIn(ctx: RuleContext, e: ast.Expr, sc: Scenario): boolean {
   let memo = inexactMemo.get(sc);
   if (!memo) inexactMemo.set(sc, (memo = new Map()));
   const hit = memo.get(e);
   if (hit !== undefined) return hit;
-  memo.set(e, false); // a cycle (reported by resolution) adds nothing
   let out = false;
-  for (const n of expressions(e)) {
-    if (n.kind === 'Binary') {
-      const d = divisionOf(ctx, n);
-      if (d && d.role === 'size' && inexact(ctx, d, sc)) { out = true; break; }
-    } else if (n.kind === 'Name') {
-      const def = ctx.resolution.refs.get(n);
-      const let_ = def?.kind === 'let' ? ctx.model.lets.get(def.name) : undefined;
-      if (let_ && inexactIn(ctx, let_.decl.value, sc, depth + 1)) { out = true; break; }
+  for (const d of sizeDivisions(ctx, e)) {
+    if (inexact(ctx, d, sc)) {
+      out = true;
+      break;
     }
   }
   memo.set(e, out);
@@ -65,3 +59,34 @@ export function inexactIn(ctx: RuleContext, e: ast.Expr, sc: Scenario, depth = 0
 
 /** per scenario (one model each), per node: does it hold a non-dividing `/` */
 const inexactMemo = new WeakMap<Scenario, Map<ast.Expr, boolean>>();
+
+/**
+ * The `size` divisions in `e` and in the lets it uses (transitively, at most 64 deep), in the order
+ * met: what `inexactIn` checks at each scenario (the same for all of them: found once per node).
+ */
+function sizeDivisions(ctx: RuleContext, e: ast.Expr, depth = 0): readonly Division[] {
+  if (depth > 64) return [];
+  let memo = divisionsMemo.get(ctx.model);
+  if (!memo) divisionsMemo.set(ctx.model, (memo = new Map()));
+  const hit = memo.get(e);
+  if (hit) return hit;
+  const out: Division[] = [];
+  memo.set(e, NONE); // a cycle (reported by resolution) adds nothing
+  for (const n of expressions(e)) {
+    if (n.kind === 'Binary') {
+      const d = divisionOf(ctx, n);
+      if (d && d.role === 'size') out.push(d);
+    } else if (n.kind === 'Name') {
+      const def = ctx.resolution.refs.get(n);
+      const let_ = def?.kind === 'let' ? ctx.model.lets.get(def.name) : undefined;
+      if (let_) for (const d of sizeDivisions(ctx, let_.decl.value, depth + 1)) out.push(d);
+    }
+  }
+  memo.set(e, out);
+  return out;
+}
+
+const NONE: readonly Division[] = [];
+
+/** per model, per node: its size divisions (see `sizeDivisions`) */
+const divisionsMemo = new WeakMap<RuleContext['model'], Map<ast.Expr, readonly Division[]>>();
