@@ -1,12 +1,15 @@
 // Bundles the language server, the CLI and the VS Code client into dist/ with esbuild.
 // `node scripts/build.mjs [--production]`
 import * as esbuild from 'esbuild';
-import { existsSync, mkdirSync, chmodSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, chmodSync, writeFileSync, rmSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
 
 const production = process.argv.includes('--production');
 const entries = [
-  // also the `layout-language-server` bin (and, run as a worker thread, the analysis worker)
-  { in: 'server/src/lsp/server.ts', out: 'dist/server.js', banner: '#!/usr/bin/env node' },
+  // the language server; dist/server.js (the `layout-language-server` bin, and the analysis worker's
+  // entry) loads it through V8's code cache, written below (server/src/lsp/bootstrap.ts)
+  { in: 'server/src/lsp/server.ts', out: 'dist/server-bundle.js' },
+  { in: 'server/src/lsp/bootstrap.ts', out: 'dist/server.js', banner: '#!/usr/bin/env node' },
   { in: 'server/src/cli/main.ts', out: 'dist/cli.js', banner: '#!/usr/bin/env node' },
   { in: 'client/src/extension.ts', out: 'dist/extension.js', external: ['vscode'] },
   // the layout picture webview's script: runs in the webview (a browser), not in Node
@@ -34,3 +37,24 @@ for (const e of entries) {
   });
   if (e.banner) chmodSync(e.out, 0o755);
 }
+
+// The server's code cache: the server run once through `initialize` (and `exit`) with
+// LAYOUT_WRITE_CODE_CACHE set writes dist/server-bundle.cache at exit. It is valid for this Node's V8
+// only (another V8, e.g. an editor's own Node, compiles the bundle as usual); a failure here only
+// costs start-up time, so it is reported and the build goes on.
+rmSync('dist/server-bundle.cache', { force: true });
+const frame = (o) => {
+  const s = JSON.stringify(o);
+  return `Content-Length: ${Buffer.byteLength(s)}\r\n\r\n${s}`;
+};
+const cacheRun = spawnSync(process.execPath, ['dist/server.js', '--stdio'], {
+  input: [
+    frame({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { processId: null, rootUri: null, capabilities: {} } }),
+    frame({ jsonrpc: '2.0', id: 2, method: 'shutdown' }),
+    frame({ jsonrpc: '2.0', method: 'exit' }),
+  ].join(''),
+  env: { ...process.env, LAYOUT_WRITE_CODE_CACHE: '1' },
+  encoding: 'utf8',
+  timeout: 60_000,
+});
+if (!existsSync('dist/server-bundle.cache')) console.warn(`the server's code cache was not written (the server compiles its bundle at every start):\n${cacheRun.stderr ?? ''}${cacheRun.error ?? ''}`);

@@ -12,8 +12,13 @@ export class LineIndex {
   /** offset of the first character of each line */
   private readonly starts: number[];
 
-  constructor(readonly text: string) {
-    const starts = [0];
+  /** `starts`: the line starts of `text` when the caller knows them (service/chunks.ts, from the previous version's) */
+  constructor(readonly text: string, starts?: number[]) {
+    if (starts) {
+      this.starts = starts;
+      return;
+    }
+    starts = [0];
     if (text.indexOf('\r') < 0) {
       // only `\n` (the common case): the engine's search is much faster than a loop over every character
       for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) starts.push(i + 1);
@@ -28,6 +33,11 @@ export class LineIndex {
       }
     }
     this.starts = starts;
+  }
+
+  /** the offset of the first character of each line */
+  lineStarts(): readonly number[] {
+    return this.starts;
   }
 
   get lineCount(): number {

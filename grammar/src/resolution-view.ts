@@ -124,6 +124,11 @@ export class Composed implements Resolution {
     return this._used.has(def);
   }
 
+  declarersOf(name: string): readonly ast.Decl[] | undefined {
+    if (!this.current) return undefined;
+    return (this.cache.declarers.get(name) ?? []).map((t) => t.def.decl!);
+  }
+
   unusedGlobals(): Definition[] {
     const out = this.current ? [...this.cache.unused] : [...this.globals.values()].filter((d) => !this.isUsed(d));
     return out.sort((x, y) => x.ident!.range.start - y.ident!.range.start);

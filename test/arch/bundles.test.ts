@@ -15,7 +15,7 @@ let dir = '';
 before(() => {
   buildServer();
   dir = mkdtempSync(join(tmpdir(), 'layout-bundle-'));
-  for (const f of ['cli.js', 'server.js', 'package.json']) copyFileSync(join(root, 'dist', f), join(dir, f));
+  for (const f of ['cli.js', 'server.js', 'server-bundle.js', 'package.json']) copyFileSync(join(root, 'dist', f), join(dir, f));
 });
 
 test('package.json: no runtime dependencies; the bundled packages are devDependencies', () => {

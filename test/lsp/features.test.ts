@@ -313,6 +313,33 @@ describe('completion and signature help', () => {
     assert.deepEqual(await labels(c.uri('c8.layout'), 'param M = 4 # M$0'), []);
   });
 
+  test('a client that takes a default edit range (LSP 3.17) gets it once with each item\'s text: the same edits', async () => {
+    const d = await LspClient.start({ completionItemDefaults: ['commitCharacters', 'editRange', 'insertTextFormat', 'insertTextMode', 'data'] });
+    try {
+      const sources = ['param M = 4, N = 8\nlet half = M / 2\nlayout A = OrderBy($0\nlet later = 1\n', 'param M = 4\nlayout A = OrderBy(Row(M, M)).Ti$0\n',
+        'param BK = 8\nschedule s for linalg.matmul(8, 8, 8) on sm_90 {\n  mm = findOp("linalg.matmul")\n  $0\n}\n', 'param M = 4\nla$0'];
+      const kinds = new Set<string>();
+      for (const [k, src] of sources.entries()) {
+        const { text: t, offset } = markers(src);
+        const [u1, u2] = [c.uri(`dr${k}.layout`), d.uri(`dr${k}.layout`)];
+        await Promise.all([c.open(u1, t), d.open(u2, t)]);
+        type Item = { label: string; textEdit?: { range: unknown; newText: string }; textEditText?: string };
+        const plain = await c.request<{ items: Item[]; itemDefaults?: unknown }>('textDocument/completion', { textDocument: { uri: u1 }, position: pos(t, offset) });
+        const dflt = await d.request<{ items: Item[]; itemDefaults: { editRange: unknown } }>('textDocument/completion', { textDocument: { uri: u2 }, position: pos(t, offset) });
+        assert.ok(plain.items.length > 3 && plain.itemDefaults === undefined, src);
+        assert.deepEqual(dflt.itemDefaults, { editRange: plain.items[0].textEdit!.range }, src);
+        assert.ok(dflt.items.every((i) => i.textEdit === undefined && i.textEditText !== i.label), src);
+        for (const i of dflt.items) kinds.add(i.textEditText === undefined ? 'label' : 'text');
+        // the edit each item makes is the plain client's, field for field otherwise
+        const asPlain = dflt.items.map(({ textEditText, ...rest }) => ({ ...rest, textEdit: { range: dflt.itemDefaults.editRange, newText: textEditText ?? rest.label } }));
+        assert.deepEqual(asPlain, plain.items, src);
+      }
+      assert.deepEqual([...kinds].sort(), ['label', 'text']);
+    } finally {
+      await d.stop();
+    }
+  });
+
   test('signature help: constructor, rest parameter, method, primitive, user perm', async () => {
     const sig = async (text: string) => {
       const { text: t, offset } = markers(text);

@@ -81,6 +81,8 @@ export interface StartOptions {
   initializationOptions?: unknown;
   /** extra environment variables for the server process */
   env?: Record<string, string>;
+  /** `completionList.itemDefaults` the client takes (VS Code: editRange, insertTextFormat, ...) */
+  completionItemDefaults?: string[];
 }
 
 interface Waiter {
@@ -169,7 +171,7 @@ export class LspClient {
         },
         textDocument: {
           synchronization: { dynamicRegistration: false },
-          completion: { completionItem: { snippetSupport: true } },
+          completion: { completionItem: { snippetSupport: true }, ...(opts.completionItemDefaults ? { completionList: { itemDefaults: opts.completionItemDefaults } } : {}) },
           hover: { contentFormat: ['markdown', 'plaintext'] },
           publishDiagnostics: { relatedInformation: true, versionSupport: true, tagSupport: { valueSet: [1, 2] } },
           rename: { prepareSupport: true },

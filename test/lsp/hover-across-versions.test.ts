@@ -6,8 +6,9 @@ import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { LayoutDocument } from '../../server/src/service/document.js';
 import { hover } from '../../server/src/service/hover.js';
-import { clearHoverCache, hoverCacheStats, withoutHoverCache } from '../../server/src/service/layout-info.js';
+import { clearHoverCache, hoverCacheLimits, hoverCacheStats, withoutHoverCache } from '../../server/src/service/layout-info.js';
 import { defaultSettings, type Settings } from '../../server/src/service/settings.js';
+import { inlayHints } from '../../server/src/service/inlay-hints.js';
 
 const base = [
   'param M = 64, N = 32',
@@ -58,6 +59,12 @@ test('an edit that changes a layout\'s value changes its hover, as computed from
     for (const [k, [kept, fresh]] of h.entries()) assert.equal(kept, fresh, `${from} -> ${to} at spot ${k}`);
     assert.notDeepEqual(h.map(([kept]) => kept), h0, `${from} -> ${to}`);
   }
+  const all = (t: string) => ({ start: 0, end: t.length });
+  const hints0 = inlayHints(docOf(base), all(base), defaultSettings);
+  const halfer = base.replace('M / 2', 'M / 4');
+  const hints1 = inlayHints(docOf(halfer), all(halfer), defaultSettings);
+  assert.deepEqual(hints1, withoutHoverCache(() => inlayHints(docOf(halfer), all(halfer), defaultSettings)));
+  assert.deepEqual(hints0.map((h) => h.label), hints1.map((h) => h.label)); // `half` stays by name
   const bigger = base.replace('M = 64', 'M = 128');
   const after = hover(docOf(bigger), spots(bigger)[0], defaultSettings)?.markdown;
   assert.notEqual(h0[0], after);
@@ -119,7 +126,48 @@ test('random edits: every hover equals the hover with nothing kept', () => {
         if (o < 0) continue;
         assert.equal(hover(doc, o, defaultSettings)?.markdown, withoutHoverCache(() => hover(docOf(text), o, defaultSettings)?.markdown), `${text} at ${o}`);
       }
+      const all = { start: 0, end: text.length };
+      const hints = inlayHints(doc, all, defaultSettings);
+      assert.deepEqual(hints, withoutHoverCache(() => inlayHints(docOf(text), all, defaultSettings)), text);
+      assert.ok(hints.length >= 1, text);
     }
   }), { numRuns: 40, seed: 1414 });
   assert.ok(hoverCacheStats().hits > 0);
+});
+
+test('at most 500 texts are kept, and at most so many characters; the least recently used go first', () => {
+  clearHoverCache();
+  const text = Array.from({ length: 520 }, (_, k) => `layout L${k} = OrderBy(Row(4, ${k + 1}))`).join('\n') + '\n';
+  const doc = docOf(text);
+  const on = (k: number) => text.indexOf(`L${k} =`) + 1;
+  let chars = 0;
+  for (let k = 0; k < 520; k++) {
+    const h = hover(doc, on(k), defaultSettings)!.markdown;
+    if (k >= 20) chars += h.length; // (roughly: the key adds the declaration's text)
+  }
+  const s = hoverCacheStats();
+  assert.equal(s.entries, 500);
+  assert.ok(s.chars > chars && s.chars < 2 * chars + 520 * 100, String(s.chars));
+  // L0 was dropped (a miss), L519 is kept (a hit)
+  const again = docOf(text);
+  const before = hoverCacheStats();
+  hover(again, on(519), defaultSettings);
+  hover(again, on(0), defaultSettings);
+  const after = hoverCacheStats();
+  assert.deepEqual([after.hits - before.hits, after.misses - before.misses], [1, 1]);
+  // a bound on characters: only as many texts as fit (L100..L109: texts of one size, but for a digit)
+  clearHoverCache();
+  hover(docOf(text), on(100), defaultSettings);
+  const one = hoverCacheStats().chars;
+  const was = hoverCacheLimits(500, Math.floor(2.5 * one));
+  try {
+    clearHoverCache();
+    for (let k = 100; k < 110; k++) hover(docOf(text), on(k), defaultSettings);
+    const t = hoverCacheStats();
+    assert.equal(t.entries, 2);
+    assert.ok(t.chars <= 2.5 * one && t.chars >= 2 * one - 10, `${t.chars} ${one}`);
+  } finally {
+    hoverCacheLimits(...was);
+    clearHoverCache();
+  }
 });

@@ -10,7 +10,8 @@ import { parse } from '../../grammar/src/parse.js';
 import { resolve, ResolveCache, type Definition, type Resolution } from '../../grammar/src/resolve.js';
 import type { Diagnostic } from '../../grammar/src/diagnostic.js';
 import { analyze } from '../../server/src/check/index.js';
-import { ChunkedParser, chunkStarts } from '../../server/src/service/chunks.js';
+import { ChunkedParser, chunkStarts, matchChunks } from '../../server/src/service/chunks.js';
+import { LineIndex } from '../../grammar/src/line-index.js';
 import { IncrementalAnalysis } from '../../server/src/service/incremental.js';
 import { kernelChecks } from '../../server/src/service/kernel-checks.js';
 import type * as ast from '../../grammar/src/ast.js';
@@ -51,11 +52,43 @@ test('the chunked parse is the whole-file parse, after any edits (property)', ()
     let text = examples[k];
     for (const e of [undefined, ...edits]) {
       if (e) text = apply(text, e);
+      const before = p.previous.map((c) => c.text);
       const a = p.parse(text);
       const b = parse(text);
       assert.deepEqual(plain({ file: a.file, diagnostics: a.diagnostics }), plain({ file: b.file, diagnostics: b.diagnostics }), JSON.stringify(text));
+      // the line index and the chunks compared with the previous version are those of the whole text
+      assert.deepEqual(a.lines.lineStarts(), new LineIndex(text).lineStarts(), JSON.stringify(text));
+      const starts = chunkStarts(text);
+      const texts = starts.map((s, k) => text.slice(s, starts[k + 1] ?? text.length));
+      assert.deepEqual(a.chunks?.map((c) => [c.start, c.text]), starts.map((s, k) => [s, texts[k]]));
+      assert.deepEqual(a.from, matchChunks(before, texts));
     }
   }), { numRuns: 250 });
+});
+
+test('the chunked parse cuts an edited text as the whole text is cut: edits at chunk boundaries, keywords, line breaks (property)', () => {
+  const bits = ['\n', '\r', '\r\n', 'param', 'layout', 'let', 'lets', 'schedule', ' ', 'x', '=', '1', '#'];
+  const piece = fc.array(fc.constantFrom(...bits), { maxLength: 6 }).map((xs) => xs.join(''));
+  const text0 = fc.array(fc.constantFrom('param a = 1\n', 'let b = a\n', 'layout L = X\n', 'schedule s {\n}\n', '# c\n', '\r\n', 'lets = 2\n'), { maxLength: 12 }).map((xs) => xs.join(''));
+  const step = fc.record({ at: fc.double({ min: 0, max: 1, noNaN: true }), del: fc.nat(12), ins: piece });
+  fc.assert(fc.property(text0, fc.array(step, { minLength: 1, maxLength: 10 }), (t0, steps) => {
+    const p = new ChunkedParser();
+    let text = t0;
+    for (const e of [undefined, ...steps]) {
+      if (e) {
+        const at = Math.floor(e.at * (text.length + 1));
+        text = text.slice(0, at) + e.ins + text.slice(at + e.del);
+      }
+      const before = p.previous.map((c) => c.text);
+      const a = p.parse(text);
+      const starts = chunkStarts(text);
+      const texts = starts.map((s, k) => text.slice(s, starts[k + 1] ?? text.length));
+      assert.deepEqual(a.chunks?.map((c) => [c.start, c.text]), starts.map((s, k) => [s, texts[k]]), JSON.stringify(text));
+      assert.deepEqual(a.from, matchChunks(before, texts), JSON.stringify(text));
+      assert.deepEqual(a.lines.lineStarts(), new LineIndex(text).lineStarts(), JSON.stringify(text));
+      assert.deepEqual(plain(a.file), plain(parse(text).file), JSON.stringify(text));
+    }
+  }), { numRuns: 400 });
 });
 
 test('a chunk that moves to another line is parsed again when its messages quote positions', () => {

@@ -46,3 +46,43 @@ test('hover on a shared linear layout and F2 facts on a LEGO layout', () => {
   const lego = hover(doc, 7, defaultSettings)!.markdown;
   assert.match(lego, /as a linear layout over F2 \(offset → coordinate\): \*\*bit permutation\*\*; offset bases \(0, 1\) \(0, 2\) \(0, 4\) \(0, 8\) \(0, 16\) \(1, 0\) \(2, 0\) \(4, 0\) \(8, 0\) \(16, 0\)$/);
 });
+
+test('the linear layouts behind hovers are the whole file\'s: linear declarations elaborated with what they depend on, not the whole file', async () => {
+  const { readFileSync } = await import('node:fs');
+  const { join } = await import('node:path');
+  const { resolve } = await import('../../grammar/src/index.js');
+  const { elaborate } = await import('../../server/src/check/elaborate.js');
+  const { checkLinear, memoryLayout } = await import('../../server/src/check/linear.js');
+  const { modelOfDecl } = await import('../../server/src/service/elaboration.js');
+  const { linearNamed } = await import('../../server/src/service/linear-hover.js');
+  const { layoutBlock } = await import('../../bench/support/lsp-files.js');
+  const texts = [
+    text,
+    readFileSync(join(import.meta.dirname, '../../examples/swizzle.layout'), 'utf8'),
+    // params, lets and layouts the linear declarations use, among others they do not
+    `${layoutBlock(0)}param W = 4\nlet L2 = W * 8\nlayout Sm = OrderBy(Row(L2, 32)).GroupBy([L2, 32])\n${layoutBlock(1)}` +
+      'linear D = blocked(shape=[32, 32], sizePerThread=[1, W], threadsPerWarp=[4, 8], warpsPerCTA=[1, 1], order=[1, 0], store=Sm, elemBytes=4)\n' +
+      'linear Q = swizzled(shape=[32, 32], vec=W, perPhase=1, maxPhase=8, order=[1, 0])\nlinear E = blocked(shape=[16, 16], sizePerThread=[1, 1], threadsPerWarp=[4, 8], warpsPerCTA=[1, 1], order=[1, 0], load=Q, elemBytes=2)\n',
+  ];
+  for (const t of texts) {
+    const d = new LayoutDocument('file:///w.layout', 1, t);
+    const r = resolve(d.file, d.lines);
+    const whole = elaborate(d.file, r).model;
+    const all = checkLinear(d.file, r, whole);
+    const names = d.file.decls.filter((x) => x.kind === 'Linear' || x.kind === 'Layout').map((x) => (x as { name: { name: string } }).name.name);
+    assert.ok(names.length > 2 && [...all.linears.values()].some((m) => m.access));
+    // equal, but for a LEGO layout's environment: the params its model has (those it depends on) have the whole file's values
+    const same = (a: unknown, b: unknown, what: string) => {
+      const envOf = (x: unknown) => (x && typeof x === 'object' && 'lego' in x ? (x as { lego?: { env: Map<string, bigint> } }).lego?.env : undefined);
+      const [ea, eb] = [envOf(a), envOf(b)];
+      if (ea && eb) for (const [k, v] of ea) assert.equal(eb.get(k), v, `${what}: ${k}`);
+      const strip = (x: unknown) => (envOf(x) ? { ...(x as object), lego: { ...(x as { lego: object }).lego, env: undefined } } : x);
+      assert.deepEqual(strip(a), strip(b), what);
+    };
+    for (const name of names) {
+      same(linearNamed(d, name), all.linears.get(name), name);
+      const decl = d.file.decls.find((x) => x.kind === 'Layout' && x.name.name === name);
+      if (decl) same(memoryLayout(name, d.file, modelOfDecl(d, decl).model, all.linears), memoryLayout(name, d.file, whole, all.linears), name);
+    }
+  }
+});

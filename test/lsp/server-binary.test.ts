@@ -1,10 +1,12 @@
 // The server binary's own command line: `node dist/server.js --version|--help` print and exit 0, a missing
 // transport or an unknown option is one line and exit 2 (no stack trace); package.json ships it as the
-// `layout-language-server` bin, an executable script with a node shebang.
+// `layout-language-server` bin, an executable script with a node shebang, which loads the server's bundle
+// through the code cache the build wrote (server/src/lsp/bootstrap.ts).
 import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { readFileSync, statSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildServer, root, serverPath } from './harness.js';
 import { HELP } from '../../server/src/lsp/command-line.js';
@@ -49,4 +51,28 @@ test('package.json ships the server as the layout-language-server bin: executabl
   }
   const direct = spawnSync(join(root, pkg.bin['layout-language-server']), ['--version'], { encoding: 'utf8' });
   assert.equal(direct.stdout, `layout-language-server ${pkg.version}\n`);
+});
+
+test('dist/server.js loads the bundle through its code cache: written on request, used, not trusted for another bundle, refused when wrong', () => {
+  assert.ok(existsSync(join(root, 'dist', 'server-bundle.cache')), 'the build writes the code cache');
+  // in a folder of its own (other test files may be building dist/ meanwhile)
+  const dir = mkdtempSync(join(tmpdir(), 'layout-cache-'));
+  for (const f of ['server.js', 'server-bundle.js', 'package.json']) copyFileSync(join(root, 'dist', f), join(dir, f));
+  const version = (env: Record<string, string> = {}) => {
+    const r = spawnSync(process.execPath, [join(dir, 'server.js'), '--version'], { encoding: 'utf8', env: { ...process.env, LAYOUT_CODE_CACHE_DEBUG: '1', ...env } });
+    return { out: r.stdout, err: r.stderr };
+  };
+  const out = `layout-language-server ${pkg.version}\n`;
+  assert.deepEqual(version(), { out, err: 'code cache: absent\n' });
+  assert.deepEqual(version({ LAYOUT_WRITE_CODE_CACHE: '1' }), { out, err: 'code cache: absent\n' });
+  assert.deepEqual(version(), { out, err: 'code cache: used\n' });
+  // the bundle changed (another modification time): the cache is not trusted
+  const bundle = join(dir, 'server-bundle.js');
+  utimesSync(bundle, new Date(), new Date(Date.now() + 5000));
+  assert.deepEqual(version(), { out, err: 'code cache: stale\n' });
+  // a cache that claims to be this bundle's but holds something else: V8 refuses it
+  const st = statSync(bundle);
+  writeFileSync(join(dir, 'server-bundle.cache'), JSON.stringify({ size: st.size, mtimeMs: st.mtimeMs, v8: process.versions.v8 }) + '\nnot a cache');
+  assert.deepEqual(version(), { out, err: 'code cache: rejected\n' });
+  rmSync(dir, { recursive: true, force: true });
 });

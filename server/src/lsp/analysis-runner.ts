@@ -15,6 +15,7 @@ import type { Settings } from '../service/settings.js';
 import { IncrementalAnalysis } from '../service/incremental.js';
 import { syntaxDiagnostics } from '../service/diagnose.js';
 import { warmUp } from './warm-up.js';
+import { WORKER_YOUNG_GENERATION_MB } from './heap.js';
 
 /**
  * Files longer than this (UTF-16 code units) get syntax and name diagnostics only, and an information
@@ -179,7 +180,7 @@ class WorkerRunner implements AnalysisRunner {
       execArgv: [],
       stdout: true,
       stderr: true,
-      resourceLimits: { maxOldGenerationSizeMb: 2048 },
+      resourceLimits: { maxOldGenerationSizeMb: 2048, maxYoungGenerationSizeMb: WORKER_YOUNG_GENERATION_MB },
     });
     w.unref();
     // stdout is the LSP channel: whatever the worker prints goes to stderr

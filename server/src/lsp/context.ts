@@ -18,6 +18,8 @@ export interface ClientSupport {
   inlayHintRefresh: boolean;
   codeLensRefresh: boolean;
   semanticTokensRefresh: boolean;
+  /** the client takes a completion list's default edit range (`completionList.itemDefaults` has `editRange`) */
+  completionEditRange?: boolean;
   /** client-side commands the client declared in `initializationOptions.clientCommands` (protocol.ts) */
   clientCommands?: ReadonlySet<string>;
 }
@@ -58,5 +60,30 @@ export class SnapshotCache {
   delete(uri: string): void {
     this.cache.delete(uri);
     this.parsers.delete(uri);
+    this.waiting.delete(uri);
+  }
+
+  private readonly waiting = new Set<string>();
+
+  /**
+   * Builds the current version's snapshot (its parse and name resolution: the whole file for a
+   * document just opened, only what an edit touched for a later version) as soon as the thread is
+   * free, while the worker analyses it, so that a request that comes later (a hover once the
+   * diagnostics are in) finds it ready; a request already queued builds it itself. `current` gives
+   * the document then (a later edit's version, or none once closed).
+   */
+  prepare(uri: string, current: () => TextDocument | undefined): void {
+    if (this.waiting.has(uri)) return;
+    this.waiting.add(uri);
+    setImmediate(() => {
+      if (!this.waiting.delete(uri)) return; // closed meanwhile
+      const doc = current();
+      if (!doc || this.cache.get(uri)?.version === doc.version) return;
+      try {
+        void this.get(doc).symbols;
+      } catch {
+        /* a request on it reports the failure */
+      }
+    });
   }
 }

@@ -25,6 +25,7 @@ import { TextDocument } from 'vscode-languageserver-textdocument';
 import { createRunner, serveAnalysisRequests, workerRole, type AnalysisRunner } from './analysis-runner.js';
 import { Resync } from './transport.js';
 import { SnapshotCache, type ClientSupport, type ServerContext } from './context.js';
+import { warmUpMainThread } from './warm-main.js';
 import { DiagnosticsScheduler, EARLY_STAGE_MIN_CHARS as DEFAULT_EARLY_STAGE_MIN_CHARS } from './diagnostics.js';
 import { SettingsStore } from './settings.js';
 import { documentSymbols } from './document-symbols.js';
@@ -47,6 +48,7 @@ import { executeEmit } from './emit.js';
 import { picture } from './picture.js';
 import { EMIT_COMMAND, PICTURE_REQUEST, type LayoutInitializationOptions } from './protocol.js';
 import { commandLine } from './command-line.js';
+import { configureHeap } from './heap.js';
 
 /** A full analysis that runs longer than this is stopped (the file gets its syntax diagnostics and a note). */
 const ANALYSIS_TIMEOUT_MS = envInt('LAYOUT_ANALYSIS_TIMEOUT_MS', 20_000);
@@ -64,8 +66,10 @@ if (!isMainThread && (workerData as { role?: string } | undefined)?.role === wor
   serveAnalysisRequests(parentPort!);
 } else if (isMainThread) {
   const cl = commandLine(process.argv.slice(2));
-  if (cl.action === 'serve') startServer(stdioRequested() ? resilientStdioConnection() : createConnection(ProposedFeatures.all, connectionOptions()));
-  else {
+  if (cl.action === 'serve') {
+    configureHeap();
+    startServer(stdioRequested() ? resilientStdioConnection() : createConnection(ProposedFeatures.all, connectionOptions()));
+  } else {
     if (cl.stdout) process.stdout.write(cl.stdout);
     if (cl.stderr) process.stderr.write(cl.stderr);
     process.exitCode = cl.code;
@@ -139,6 +143,7 @@ export function startServer(connection: Connection): void {
     const caps = params.capabilities;
     client = {
       snippets: caps.textDocument?.completion?.completionItem?.snippetSupport === true,
+      completionEditRange: caps.textDocument?.completion?.completionList?.itemDefaults?.includes('editRange') === true,
       markdown: caps.textDocument?.hover?.contentFormat?.includes('markdown') ?? false,
       hierarchicalSymbols: caps.textDocument?.documentSymbol?.hierarchicalDocumentSymbolSupport === true,
       showDocument: caps.window?.showDocument?.support === true,
@@ -214,6 +219,8 @@ export function startServer(connection: Connection): void {
   connection.onInitialized(() => {
     runner?.start();
     void settings.refresh().finally(() => signalReady());
+    // the request path's code compiled before the first request (warm-main.ts)
+    warmUpMainThread();
     // the workspace symbol index: one scan off the request path, then file-change notifications
     workspaceIndex.setFolders(folders);
     if (watchFilesDynamically) {
@@ -248,9 +255,15 @@ export function startServer(connection: Connection): void {
   }
 
   documents.onDidOpen((e) => ctx.scheduler.update(e.document, true));
+  // the main thread builds each version's snapshot when idle (SnapshotCache.prepare)
+  const prepare = (doc: TextDocument) => snapshots.prepare(doc.uri, () => documents.get(doc.uri));
+  documents.onDidOpen((e) => prepare(e.document));
   documents.onDidChangeContent((e) => {
     // onDidChangeContent also fires on open; the open handler already scheduled that version
-    if (e.document.version !== openedVersion.get(e.document.uri)) ctx.scheduler.update(e.document);
+    if (e.document.version !== openedVersion.get(e.document.uri)) {
+      ctx.scheduler.update(e.document);
+      prepare(e.document);
+    }
   });
   const openedVersion = new Map<string, number>();
   documents.onDidOpen((e) => openedVersion.set(e.document.uri, e.document.version));

@@ -9,7 +9,8 @@
 //
 // `ChunkedParser` keeps the chunks of the previous version: an edit re-parses only the chunks
 // whose text changed (found by matching the unchanged leading and trailing chunks), and copies
-// the others, shifted when they moved. Where the whole-file parse would cap the number of
+// the others, shifted when they moved. Only the text between the unchanged leading and trailing chunks is
+// scanned for chunk starts and line breaks (`cut`). Where the whole-file parse would cap the number of
 // syntax diagnostics (`MAX_DIAGNOSTICS`), the file is parsed whole instead.
 import type * as ast from '../../../grammar/src/ast.js';
 import type { Diagnostic } from '../../../grammar/src/diagnostic.js';
@@ -71,10 +72,7 @@ export class ChunkedParser {
   parse(text: string): ChunkedParse;
   parse(text: string, shouldStop: () => boolean): ChunkedParse | undefined;
   parse(text: string, shouldStop?: () => boolean): ChunkedParse | undefined {
-    const lines = new LineIndex(text);
-    const starts = chunkStarts(text);
-    const texts = starts.map((s, k) => text.slice(s, k + 1 < starts.length ? starts[k + 1] : text.length));
-    const from = matchChunks(this.prev.map((c) => c.text), texts);
+    const { lines, starts, texts, from } = this.cut(text);
     const chunks: Chunk[] = [];
     /** chunks not copied from the previous version (parsed now, or kept from a stopped call) */
     const fresh: Chunk[] = [];
@@ -104,6 +102,8 @@ export class ChunkedParser {
       return { file: p.file, diagnostics: p.diagnostics, lines, parsed: starts.length };
     }
     this.prev = chunks;
+    this.prevText = text;
+    this.prevLines = lines;
     const decls: ast.Decl[] = [];
     const comments: ast.Comment[] = [];
     const diagnostics: Diagnostic[] = [];
@@ -125,7 +125,101 @@ export class ChunkedParser {
   /** Forgets the previous version (the next parse parses every chunk). */
   reset(): void {
     this.prev = [];
+    this.prevText = undefined;
+    this.prevLines = undefined;
     this.spare.clear();
+  }
+
+  /** the previous version's text and line index (what `cut` compares with) */
+  private prevText?: string;
+  private prevLines?: LineIndex;
+
+  /**
+   * The text's line index, chunk starts and texts, and for each chunk the previous chunk with the same
+   * text (`matchChunks`). With a previous version, only the part of the text between the unchanged
+   * leading and trailing chunks is scanned: an edit costs the same in a file of any length.
+   */
+  private cut(text: string): { lines: LineIndex; starts: number[]; texts: string[]; from: (number | undefined)[] } {
+    const prev = this.prev;
+    const old = this.prevText;
+    if (old === undefined || !this.prevLines || prev.length === 0) {
+      const starts = chunkStarts(text);
+      const texts = starts.map((s, k) => text.slice(s, k + 1 < starts.length ? starts[k + 1] : text.length));
+      return { lines: new LineIndex(text), starts, texts, from: matchChunks(prev.map((c) => c.text), texts) };
+    }
+    // the common prefix and suffix, in characters: whole chunks compared first (by the engine)
+    let P = 0;
+    for (const c of prev) {
+      if (!text.startsWith(c.text, c.start)) break;
+      P = c.start + c.text.length;
+    }
+    const most = Math.min(old.length, text.length);
+    while (P < most && old.charCodeAt(P) === text.charCodeAt(P)) P++;
+    const delta = text.length - old.length;
+    let S = 0;
+    for (let k = prev.length - 1; k >= 0; k--) {
+      const c = prev[k];
+      if (c.start < P || c.start + delta < P || !text.startsWith(c.text, c.start + delta)) break;
+      S = old.length - c.start;
+    }
+    S = Math.min(S, most - P);
+    while (S < most - P && old.charCodeAt(old.length - 1 - S) === text.charCodeAt(text.length - 1 - S)) S++;
+    // a chunk start depends on the character before it and the keyword after it (at most 9 characters):
+    // the leading chunks that end 9 characters before the first change, and the trailing ones that start
+    // after the last change, are the same chunks in the new text
+    let a = 0;
+    while (a < prev.length - 1 && prev[a + 1].start + 9 <= P) a++;
+    if (P === old.length && P === text.length) a = prev.length; // the same text (the last chunk runs to the end)
+    let b = prev.length;
+    while (b > a && prev[b - 1].start - 1 >= old.length - S && prev[b - 1].start > 0) b--;
+    const r0 = a < prev.length ? prev[a].start : text.length;
+    const r1 = b < prev.length ? prev[b].start + delta : text.length;
+    const starts: number[] = [];
+    const texts: string[] = [];
+    const from: (number | undefined)[] = [];
+    for (let k = 0; k < a; k++) {
+      starts.push(prev[k].start);
+      texts.push(prev[k].text);
+      from.push(k);
+    }
+    if (r1 > r0 || (starts.length === 0 && b === prev.length)) {
+      const mid = text.slice(r0, r1);
+      const local = chunkStarts(mid);
+      const midTexts = local.map((s, k) => mid.slice(s, k + 1 < local.length ? local[k + 1] : mid.length));
+      const m = matchChunks(prev.slice(a, b).map((c) => c.text), midTexts);
+      local.forEach((s, k) => {
+        starts.push(r0 + s);
+        texts.push(midTexts[k]);
+        from.push(m[k] === undefined ? undefined : a + m[k]!);
+      });
+    }
+    for (let k = b; k < prev.length; k++) {
+      starts.push(prev[k].start + delta);
+      texts.push(prev[k].text);
+      from.push(k);
+    }
+    // line starts: the old ones before the change region and after it (moved), the region scanned
+    const oldStarts = this.prevLines.lineStarts();
+    const q = text.length - S + 1;
+    const lineStarts: number[] = [];
+    let i = 0;
+    for (; i < oldStarts.length && oldStarts[i] <= r0; i++) lineStarts.push(oldStarts[i]);
+    for (let j = r0; j < q - 1; j++) {
+      const c = text.charCodeAt(j);
+      let at = -1;
+      if (c === 10) at = j + 1;
+      else if (c === 13) {
+        if (text.charCodeAt(j + 1) === 10) j++;
+        at = j + 1;
+      }
+      if (at < 0) continue;
+      if (at >= q) break;
+      lineStarts.push(at);
+    }
+    let k = oldStarts.length;
+    while (k > 0 && oldStarts[k - 1] + delta >= q) k--;
+    for (; k < oldStarts.length; k++) lineStarts.push(oldStarts[k] + delta);
+    return { lines: new LineIndex(text, lineStarts), starts, texts, from };
   }
 }
 

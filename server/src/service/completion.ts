@@ -125,9 +125,10 @@ export function completionWith(doc: LayoutDocument, offset: number, tokens: Toke
     for (const [kw, snippet, doc_] of declarationKeywords) items.push({ label: kw, kind: 'keyword', detail: doc_, snippet, sortText: '0' });
   }
   // names in scope, except the one being declared around the cursor
+  const earlier = globalsBefore(doc, offset);
   let own: SymbolDef | undefined;
-  for (const g of globalsBefore(doc, offset)) if (g.declRange.start <= offset && (!own || g.declRange.start > own.declRange.start)) own = g;
-  for (const d of visibleNames(doc, offset)) {
+  for (const g of earlier) if (g.declRange.start <= offset && (!own || g.declRange.start > own.declRange.start)) own = g;
+  for (const d of visibleNames(doc, offset, earlier)) {
     if (d.kind === 'kernel' || d.kind === 'schedule' || d === own) continue;
     if (d.range.start <= start && start <= d.range.end) continue; // the word being typed
     items.push(nameEntry(d, doc.text));
@@ -160,27 +161,29 @@ function primitiveSnippet(name: string, nArgs: number): string {
  * declaration, then globals declared before it) without making a symbol of every name of the file:
  * the locals are those of the declarations around `offset` only, the globals those declared before it.
  */
-export function visibleNames(doc: LayoutDocument, offset: number): SymbolDef[] {
-  const out = new Map<string, SymbolDef>();
+export function visibleNames(doc: LayoutDocument, offset: number, globals = globalsBefore(doc, offset)): SymbolDef[] {
+  const locals = new Map<string, SymbolDef>();
   const symbols = doc.symbols;
-  const locals = localsOf(doc);
+  const byDecl = localsOf(doc);
   for (const decl of declsAround(doc.file.decls, offset)) {
-    for (const r of locals.get(decl) ?? []) {
+    for (const r of byDecl.get(decl) ?? []) {
       const d = symbols.defOf(r);
       if (!d || !d.scope || !contains(d.scope, offset)) continue;
       if ((d.kind === 'binding' || d.kind === 'handle') && d.declRange.end > offset) continue;
       if (d.kind === 'inverseArg' && !(d.container?.kind === 'Perm' && d.container.inverse && contains(d.container.inverse.range, offset))) continue;
       if (d.kind === 'permIndex' && d.container?.kind === 'Perm' && d.container.inverse && contains(d.container.inverse.range, offset)) continue;
-      if (!out.has(d.name)) out.set(d.name, d);
+      if (!locals.has(d.name)) locals.set(d.name, d);
     }
   }
-  for (const d of globalsBefore(doc, offset)) {
-    if (out.has(d.name)) continue;
+  const out = [...locals.values()];
+  // globals have one symbol per name: a local of that name hides it
+  for (const d of globals) {
+    if (locals.size && locals.has(d.name)) continue;
     if (d.declRange.end > offset && !contains(d.declRange, offset)) continue; // declared later
     if (contains(d.declRange, offset)) continue; // its own declaration
-    out.set(d.name, d);
+    out.push(d);
   }
-  return [...out.values()];
+  return out;
 }
 
 /** The top-level declarations whose range contains `offset` (end inclusive: two when one ends where the next starts). */
@@ -217,21 +220,37 @@ function localsOf(doc: LayoutDocument): Map<ast.Decl, Definition[]> {
 
 /**
  * The file-wide symbols whose declaration starts at or before `offset`, in the order of
- * `doc.symbols.globals` (a symbol's declaring item or block lies inside its declaration, so no
- * other can be visible at `offset` or be the one declared around it).
+ * `doc.symbols.globals` (source order; a symbol's declaring item or block lies inside its
+ * declaration, so no other can be visible at `offset` or be the one declared around it): found from
+ * the declarations, each name looked up, not from the resolution's listing of every global.
  */
 function globalsBefore(doc: LayoutDocument, offset: number): SymbolDef[] {
   const out: SymbolDef[] = [];
   const symbols = doc.symbols;
-  for (const r of symbols.resolution.globals.values()) {
-    if (r.decl && r.decl.range.start > offset) continue;
-    const d = symbols.defOf(r);
+  const globals = symbols.resolution.globals;
+  const add = (decl: ast.Decl, ident: ast.Ident) => {
+    const r = globals.get(ident.name);
+    if (!r || r.decl !== decl || r.ident !== ident) return; // not the name's first declaration
+    let d = globalSymbols.get(r);
+    if (d === undefined) globalSymbols.set(r, (d = symbols.defOf(r) ?? null));
     if (d) out.push(d);
+  };
+  for (const decl of doc.file.decls) {
+    if (decl.range.start > offset) continue;
+    if (decl.kind === 'Param') for (const it of decl.items) add(decl, it.name);
+    else if (decl.kind !== 'Assume') add(decl, decl.name);
   }
   return out;
 }
 
-/** a name's entry, made once per symbol (a symbol belongs to one version) */
+/**
+ * A file-wide name's symbol, kept with its resolver definition: a later version whose name
+ * resolution keeps the declaration (the same declaration object: unchanged, not moved) keeps the
+ * definition, and the symbol (made from the definition and its declaration alone) with its entry.
+ */
+const globalSymbols = new WeakMap<Definition, SymbolDef | null>();
+
+/** a name's entry, made once per symbol */
 const nameEntries = new WeakMap<SymbolDef, CompletionEntry>();
 function nameEntry(d: SymbolDef, text: string): CompletionEntry {
   let e = nameEntries.get(d);

@@ -165,6 +165,23 @@ function same<T>(a: readonly T[], b: readonly T[]): boolean {
   return true;
 }
 
+/**
+ * The indices of the declarations that declare `name`: from name resolution's table of declarers where it
+ * keeps one across versions (nothing built per version), else from a map of the whole file's.
+ */
+function definers(doc: LayoutDocument, m: DocModels, name: string): number[] {
+  const r = doc.symbols.resolution;
+  const ds = r.declarersOf(name);
+  if (!ds) return definersOf(doc, m).get(name) ?? [];
+  const decls = doc.file.decls;
+  const out: number[] = [];
+  for (const d of ds) {
+    const j = indexOfDecl(decls, d);
+    if (j !== undefined) out.push(j);
+  }
+  return out;
+}
+
 /** the indices of `closureOf`, sorted; none when `decl` is not one of the file's */
 function closureIndices(doc: LayoutDocument, m: DocModels, decl: ast.Decl): number[] {
   const decls = doc.file.decls;
@@ -182,7 +199,7 @@ function closureIndices(doc: LayoutDocument, m: DocModels, decl: ast.Decl): numb
   while (stack.length) {
     const j = stack.pop()!;
     for (const n of declNames(decls[j]).uses) {
-      for (const k of definersOf(doc, m).get(n) ?? []) {
+      for (const k of definers(doc, m, n)) {
         if (!closure.has(k)) {
           closure.add(k);
           stack.push(k);

@@ -8,7 +8,7 @@
 import type * as ast from '../../../grammar/src/ast.js';
 import { children } from '../../../grammar/src/ast.js';
 import type { LayoutDocument } from './document.js';
-import { kernelLanguage, queryTexts } from './layout-info.js';
+import { kernelLanguage, queryFigures } from './layout-info.js';
 import type { Settings } from './settings.js';
 
 export interface InlayHintData {
@@ -26,8 +26,8 @@ export function inlayHints(doc: LayoutDocument, range: ast.Range, settings: Sett
     for (const b of d.bindings) {
       for (const q of queriesIn(b.value)) {
         if (q.range.end < range.start || q.range.end > range.end) continue;
-        const r = queryTexts(doc, q, lang);
-        if (!r.ok) continue;
+        const r = queryFigures(doc, q, lang); // kept per version and across versions
+        if (!r) continue;
         const texts = r.texts;
         const named = b.value === q && b.names.length === texts.length && texts.length > 1
           ? texts.map((t, k) => `${b.names[k].name} = ${t}`)

@@ -99,10 +99,13 @@ function usesLine(uses: number): string {
  * valid, and a hover there does not elaborate, evaluate and simplify again. Keyed on those texts
  * and `extra` (the language; a query's offset in its declaration), checked on use against the
  * names the text picked as unused in the file (`fresh`); only texts that quote no position (no
- * error message) are kept. At most `ACROSS_VERSIONS` entries, the least recently used dropped.
+ * error message) are kept. At most `ACROSS_VERSIONS` entries and `ACROSS_CHARS` characters of keys
+ * and texts (a declaration's closure can be long), the least recently used dropped.
  */
 const across = new Map<string, Computed>();
-const ACROSS_VERSIONS = 500;
+let ACROSS_VERSIONS = 500;
+let ACROSS_CHARS = 4_000_000;
+let acrossChars = 0;
 
 /**
  * A hover text that may be kept across versions (`keep`), the names it picked as unused in the
@@ -112,8 +115,8 @@ const ACROSS_VERSIONS = 500;
 interface Computed { text: string; keep: boolean; fresh: [string, string][]; uses?: boolean; f2?: string }
 
 function acrossVersions(doc: LayoutDocument, decl: ast.Decl, extra: string, compute: () => Computed | undefined): Computed | undefined {
-  const key = `${extra}\u0001${closureOf(doc, decl).map((d) => doc.text.slice(d.range.start, d.range.end)).join('\u0000')}`;
   if (!acrossOn) return compute();
+  const key = `${extra}\u0001${closureOf(doc, decl).map((d) => doc.text.slice(d.range.start, d.range.end)).join('\u0000')}`;
   const hit = across.get(key);
   if (hit && hit.fresh.every(([base, name]) => fresh(doc, base) === name)) {
     stats.hits++;
@@ -124,10 +127,21 @@ function acrossVersions(doc: LayoutDocument, decl: ast.Decl, extra: string, comp
   stats.misses++;
   const r = compute();
   if (r?.keep) {
+    if (hit) acrossChars -= sizeOf(key, hit);
+    across.delete(key);
     across.set(key, r);
-    if (across.size > ACROSS_VERSIONS) across.delete(across.keys().next().value!);
+    acrossChars += sizeOf(key, r);
+    for (const [k, v] of across) {
+      if (across.size <= ACROSS_VERSIONS && acrossChars <= ACROSS_CHARS) break;
+      across.delete(k);
+      acrossChars -= sizeOf(k, v);
+    }
   }
   return r;
+}
+
+function sizeOf(key: string, c: Computed): number {
+  return key.length + c.text.length + (c.f2?.length ?? 0);
 }
 
 /**
@@ -145,9 +159,18 @@ export function keptHover(doc: LayoutDocument, key: string, decl: ast.Decl, extr
 let acrossOn = true;
 const stats = { hits: 0, misses: 0 };
 
+/** Sets the bounds of the texts kept across versions (for tests); returns the previous ones. */
+export function hoverCacheLimits(entries: number, chars: number): [number, number] {
+  const was: [number, number] = [ACROSS_VERSIONS, ACROSS_CHARS];
+  ACROSS_VERSIONS = entries;
+  ACROSS_CHARS = chars;
+  return was;
+}
+
 /** Forgets every hover text kept across versions (for tests). */
 export function clearHoverCache(): void {
   across.clear();
+  acrossChars = 0;
 }
 
 /** `f()` with no hover text looked up or kept across versions (for tests: what a hover is with nothing kept). */
@@ -161,9 +184,9 @@ export function withoutHoverCache<T>(f: () => T): T {
   }
 }
 
-/** Hovers answered from texts kept across versions, and the others (for tests). */
-export function hoverCacheStats(): { hits: number; misses: number } {
-  return { ...stats };
+/** Hovers answered from texts kept across versions, and the others; the texts kept and their size in characters (for tests). */
+export function hoverCacheStats(): { hits: number; misses: number; entries: number; chars: number } {
+  return { ...stats, entries: across.size, chars: acrossChars };
 }
 
 function cached(doc: LayoutDocument, key: string, f: () => string | undefined): string | undefined {
@@ -291,6 +314,23 @@ export function queryTexts(doc: LayoutDocument, q: ast.IndexExpr | ast.MethodCal
   } catch (e) {
     return { ok: false, message: e instanceof Error ? e.message : String(e) };
   }
+}
+
+/**
+ * A query's texts and operation counts as `queryTexts` gives them (for inlay hints), undefined when
+ * it has none; kept per version and across versions like its hover.
+ */
+export function queryFigures(doc: LayoutDocument, q: ast.IndexExpr | ast.MethodCall, lang: Lang): { texts: string[]; ops: number[] } | undefined {
+  const compute = (): Computed | undefined => {
+    const r = queryTexts(doc, q, lang);
+    return r.ok ? { text: JSON.stringify([r.texts, r.ops]), keep: true, fresh: [] } : undefined;
+  };
+  const decl = declAt(doc.file, q.range.start);
+  const at = decl ? `${q.kind}:${q.range.start - decl.range.start}:${q.range.end - decl.range.start}` : '';
+  const json = cached(doc, `I:${q.range.start}:${q.range.end}:${lang}`, () => (decl ? acrossVersions(doc, decl, `I:${lang}:${at}`, compute) : compute())?.text);
+  if (json === undefined) return undefined;
+  const [texts, ops] = JSON.parse(json) as [string[], number[]];
+  return { texts, ops };
 }
 
 /**
