@@ -13,6 +13,9 @@ import { LayoutDocument } from '../../server/src/service/document.js';
 import { clipSource, completion, completionWith, visibleNames } from '../../server/src/service/completion.js';
 import { lineTokens, tokensOfLines } from '../../server/src/service/local-tokens.js';
 import { layoutBlock } from '../../bench/support/lsp-files.js';
+import { TextDocument } from 'vscode-languageserver-textdocument';
+import { SnapshotCache } from '../../server/src/lsp/context.js';
+import { apply, edit } from './edits.js';
 import { matmul } from './fixtures.js';
 
 const examples = join(import.meta.dirname, '../../examples');
@@ -39,6 +42,20 @@ function sameEverywhere(name: string, text: string, step = 1): void {
     }
     assert.deepEqual(completion(doc, o), completionWith(doc, o, all), `${name}: completion at ${o}`);
     assert.deepEqual(visibleNames(doc, o), doc.symbols.visibleAt(o), `${name}: names in scope at ${o}`);
+    namesDescribed(doc, o, `${name} at ${o}`);
+  }
+}
+
+/** Each name completion offers says what its symbol (as the symbol index has it now) declares: its kind and source on one line. */
+function namesDescribed(doc: LayoutDocument, o: number, what: string): void {
+  const visible = new Map(doc.symbols.visibleAt(o).map((d) => [d.name, d]));
+  for (const it of completion(doc, o).items) {
+    if (it.sortText !== '1') continue;
+    const d = visible.get(it.label)!;
+    const src = doc.text.slice(d.declRange.start, d.declRange.end).replace(/\s+/g, ' ');
+    const clipped = src.length > 60 ? src.slice(0, 57) + '...' : src;
+    const detail = { free: 'free index symbol', permParam: 'perm size parameter', permIndex: 'perm index', inverseArg: 'inverse argument', handle: `handle: ${clipped}` }[d.kind as string] ?? clipped;
+    assert.deepEqual([it.kind, it.detail], [d.kind, detail], `${what}: ${it.label}`);
   }
 }
 
@@ -76,4 +93,18 @@ test('a name\'s detail: its declaration on one line, cut at 60 characters, as th
     const src = text.slice(start, end).replace(/\s+/g, ' ');
     assert.equal(clipSource(text, start, end), src.length > 60 ? src.slice(0, 57) + '...' : src);
   }), { numRuns: 2000, seed: 60 });
+});
+
+test('after edits, the names completion offers are described as their declarations now read (symbols kept across versions)', () => {
+  const cache = new SnapshotCache();
+  let text = layoutBlock(0) + layoutBlock(1);
+  fc.assert(fc.property(fc.array(edit, { minLength: 1, maxLength: 6 }), fc.array(fc.double({ min: 0, max: 1, noNaN: true }), { minLength: 4, maxLength: 4 }), (edits, spots) => {
+    let version = 0;
+    for (const e of edits) {
+      text = apply(text, e);
+      const doc = cache.get(TextDocument.create('file:///kept.layout', 'layout', ++version, text));
+      for (const f of spots) namesDescribed(doc, Math.floor(f * (text.length + 1)), `after ${JSON.stringify(e)}`);
+    }
+    cache.delete('file:///kept.layout');
+  }), { numRuns: 25, seed: 1515 });
 });

@@ -66,17 +66,19 @@ export class SnapshotCache {
   private readonly waiting = new Set<string>();
 
   /**
-   * Builds the first snapshot of a document just opened (the whole parse and name resolution) when
-   * the thread is next idle, so that the first request finds it ready; later versions are built on
-   * the first request (re-using this one: only what an edit touched). `current` gives the document then.
+   * Builds the current version's snapshot (its parse and name resolution: the whole file for a
+   * document just opened, only what an edit touched for a later version) as soon as the thread is
+   * free, while the worker analyses it, so that a request that comes later (a hover once the
+   * diagnostics are in) finds it ready; a request already queued builds it itself. `current` gives
+   * the document then (a later edit's version, or none once closed).
    */
   prepare(uri: string, current: () => TextDocument | undefined): void {
-    if (this.waiting.has(uri) || this.cache.has(uri)) return;
+    if (this.waiting.has(uri)) return;
     this.waiting.add(uri);
     setImmediate(() => {
       if (!this.waiting.delete(uri)) return; // closed meanwhile
       const doc = current();
-      if (!doc) return;
+      if (!doc || this.cache.get(uri)?.version === doc.version) return;
       try {
         void this.get(doc).symbols;
       } catch {

@@ -255,25 +255,14 @@ export function startServer(connection: Connection): void {
   }
 
   documents.onDidOpen((e) => ctx.scheduler.update(e.document, true));
-  // the main thread's first snapshot of a document is built when idle (SnapshotCache.prepare)
-  documents.onDidOpen((e) => snapshots.prepare(e.document.uri, () => documents.get(e.document.uri)));
+  // the main thread builds each version's snapshot when idle (SnapshotCache.prepare)
+  const prepare = (doc: TextDocument) => snapshots.prepare(doc.uri, () => documents.get(doc.uri));
+  documents.onDidOpen((e) => prepare(e.document));
   documents.onDidChangeContent((e) => {
     // onDidChangeContent also fires on open; the open handler already scheduled that version
     if (e.document.version !== openedVersion.get(e.document.uri)) {
       ctx.scheduler.update(e.document);
-      warmSnapshot(e.document);
-    }
-  });
-  // The edited version's snapshot (its parse and name resolution, both incremental) is built as soon
-  // as the main thread is free, while the worker analyses it: a request that comes later (a hover
-  // once the diagnostics are in) finds it ready; one already queued builds it itself, as before.
-  const warmSnapshot = (doc: TextDocument) => setImmediate(() => {
-    const cur = documents.get(doc.uri);
-    if (cur?.version !== doc.version) return; // a later edit came: its own warm-up follows
-    try {
-      void snapshots.get(cur).symbols;
-    } catch {
-      // the request that needs the snapshot meets the same problem and reports it
+      prepare(e.document);
     }
   });
   const openedVersion = new Map<string, number>();

@@ -220,29 +220,37 @@ function localsOf(doc: LayoutDocument): Map<ast.Decl, Definition[]> {
 
 /**
  * The file-wide symbols whose declaration starts at or before `offset`, in the order of
- * `doc.symbols.globals` (a symbol's declaring item or block lies inside its declaration, so no
- * other can be visible at `offset` or be the one declared around it).
+ * `doc.symbols.globals` (source order; a symbol's declaring item or block lies inside its
+ * declaration, so no other can be visible at `offset` or be the one declared around it): found from
+ * the declarations, each name looked up, not from the resolution's listing of every global.
  */
 function globalsBefore(doc: LayoutDocument, offset: number): SymbolDef[] {
   const out: SymbolDef[] = [];
   const symbols = doc.symbols;
-  for (const r of globalDefinitions(doc)) {
-    if (r.decl && r.decl.range.start > offset) continue;
-    const d = symbols.defOf(r);
+  const globals = symbols.resolution.globals;
+  const add = (decl: ast.Decl, ident: ast.Ident) => {
+    const r = globals.get(ident.name);
+    if (!r || r.decl !== decl || r.ident !== ident) return; // not the name's first declaration
+    let d = globalSymbols.get(r);
+    if (d === undefined) globalSymbols.set(r, (d = symbols.defOf(r) ?? null));
     if (d) out.push(d);
+  };
+  for (const decl of doc.file.decls) {
+    if (decl.range.start > offset) continue;
+    if (decl.kind === 'Param') for (const it of decl.items) add(decl, it.name);
+    else if (decl.kind !== 'Assume') add(decl, decl.name);
   }
   return out;
 }
 
-/** `doc.symbols.resolution.globals.values()`, listed once per version */
-const globalLists = new WeakMap<LayoutDocument, Definition[]>();
-function globalDefinitions(doc: LayoutDocument): Definition[] {
-  let l = globalLists.get(doc);
-  if (!l) globalLists.set(doc, (l = [...doc.symbols.resolution.globals.values()]));
-  return l;
-}
+/**
+ * A file-wide name's symbol, kept with its resolver definition: a later version whose name
+ * resolution keeps the declaration (the same declaration object: unchanged, not moved) keeps the
+ * definition, and the symbol (made from the definition and its declaration alone) with its entry.
+ */
+const globalSymbols = new WeakMap<Definition, SymbolDef | null>();
 
-/** a name's entry, made once per symbol (a symbol belongs to one version) */
+/** a name's entry, made once per symbol */
 const nameEntries = new WeakMap<SymbolDef, CompletionEntry>();
 function nameEntry(d: SymbolDef, text: string): CompletionEntry {
   let e = nameEntries.get(d);

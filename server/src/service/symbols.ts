@@ -117,8 +117,14 @@ export class SymbolIndex {
       const def = this.defOf(hit.definition);
       if (def) return { def, range: hit.node.range, isDeclaration: hit.node.range.start === def.range.start };
     }
-    // a name right before the cursor when another symbol starts there is found above; free stand-ins:
-    for (const d of this.defs) if (d.range.start <= offset && offset <= d.range.end) return { def: d, range: d.range, isDeclaration: true };
+    // a name right before the cursor when another symbol starts there is found above; free stand-ins
+    // (as `defs`, in order; a symbol's range lies in its declaration: only those around `offset` are
+    // made, not a symbol of every name of the file on a hover over a number or a bracket)
+    for (const r of this.resolution.definitions) {
+      if (r.decl && (offset < r.decl.range.start || offset > r.decl.range.end)) continue;
+      const d = this.defOf(r);
+      if (d && d.range.start <= offset && offset <= d.range.end) return { def: d, range: d.range, isDeclaration: true };
+    }
     return undefined;
   }
 
