@@ -46,9 +46,21 @@ interface Scope {
   hidden?: Map<string, string>;
 }
 
+const NONE: readonly Definition[] = Object.freeze([]);
+const NO_DIAGNOSTICS: readonly Diagnostic[] = Object.freeze([]);
+const NO_DECLARATIONS: ReadonlyMap<ast.Ident, Definition> = new Map();
+
 /** Resolves the uses and locals of one declaration against the file's top-level names. */
 export class DeclResolver {
-  private readonly unit: Unit;
+  private readonly refs = new Map<NameUse, Definition>();
+  private readonly looked = new Map<string, Definition | undefined>();
+  private readonly bound = new Set<Definition>();
+  private used = 0;
+  // made on first need: most declarations have no locals, free symbols or diagnostics
+  private declared?: Map<ast.Ident, Definition>;
+  private defs?: Definition[];
+  private free?: Definition[];
+  private reports?: Diagnostic[];
 
   constructor(
     private readonly d: ast.Decl,
@@ -58,30 +70,37 @@ export class DeclResolver {
     /** the top-level names in source order (for did-you-means) */
     private readonly inOrder: () => readonly [string, Global][],
   ) {
-    this.unit = {
-      decl: d, refs: new Map(), declarations: new Map(), definitions: [], freeSymbols: [], diagnostics: [], suggestions: 0,
-      looked: new Map(), bound: new Set(),
-    };
   }
 
   run(): Unit {
     this.resolveDecl(this.d);
-    return this.unit;
+    return {
+      decl: this.d, refs: this.refs, declarations: this.declared ?? NO_DECLARATIONS, definitions: this.defs ?? NONE, freeSymbols: this.free ?? NONE,
+      diagnostics: this.reports ?? NO_DIAGNOSTICS, suggestions: this.used, looked: this.looked, bound: this.bound,
+    };
+  }
+
+  private report(d: Diagnostic): void {
+    (this.reports ??= []).push(d);
+  }
+
+  private define(def: Definition): void {
+    (this.defs ??= []).push(def);
   }
 
   /** declares a local in the innermost scope map */
   private declareLocal(scope: Map<string, Definition>, ident: ast.Ident, kind: SymbolKind, decl: ast.Decl, rebind = false): void {
     const def: Definition = { name: ident.name, kind, ident, decl };
-    this.unit.definitions.push(def);
-    this.unit.declarations.set(ident, def);
+    this.define(def);
+    (this.declared ??= new Map()).set(ident, def);
     const r = reserved(ident);
     if (r) {
-      this.unit.diagnostics.push(r);
+      this.report(r);
       return;
     }
     const first = scope.get(ident.name);
     if (first && !rebind) {
-      this.unit.diagnostics.push(duplicate(this.lines, ident, first));
+      this.report(duplicate(this.lines, ident, first));
       return;
     }
     scope.set(ident.name, def);
@@ -122,7 +141,7 @@ export class DeclResolver {
         if (d.inverse) {
           const inv = new Map<string, Definition>();
           for (const p of d.params) {
-            const def = this.unit.declarations.get(p);
+            const def = this.declared?.get(p);
             if (def && body.get(p.name) === def) inv.set(p.name, def);
           }
           this.declareLocal(inv, d.inverse.arg, 'inverseArg', d);
@@ -148,7 +167,7 @@ export class DeclResolver {
         scope.locals = [results];
         for (const st of d.steps) {
           const prim = primitiveDefs.get(st.primitive.name);
-          if (prim) this.unit.refs.set(st.primitive, prim);
+          if (prim) this.refs.set(st.primitive, prim);
           else this.unknownPrimitive(st.primitive);
           for (const a of st.args) this.expr(a, scope, false);
           if (st.result) this.declareLocal(results, st.result, 'stepResult', d, true);
@@ -204,18 +223,18 @@ export class DeclResolver {
     const name = node.kind === 'Name' ? node.name : node.name;
     for (let k = scope.locals.length - 1; k >= 0; k--) {
       const def = scope.locals[k].get(name);
-      if (def) { this.unit.refs.set(node, def); return; }
+      if (def) { this.refs.set(node, def); return; }
     }
     const g = this.globals.get(name);
-    this.unit.looked.set(name, g?.def);
+    this.looked.set(name, g?.def);
     if (g) {
       if (node.range.start >= g.visibleFrom) {
-        this.unit.refs.set(node, g.def);
-        this.unit.bound.add(g.def);
+        this.refs.set(node, g.def);
+        this.bound.add(g.def);
         return;
       }
       const own = node.range.start >= g.own.start && node.range.start < g.own.end;
-      this.unit.diagnostics.push(own
+      this.report(own
         ? {
             code: 'name/self-reference',
             severity: 'error',
@@ -232,34 +251,34 @@ export class DeclResolver {
       return;
     }
     const b = builtinDefs.get(name);
-    if (b) { this.unit.refs.set(node, b); return; }
+    if (b) { this.refs.set(node, b); return; }
     if (free) {
       let def = scope.free.get(name);
       if (!def) {
         def = { name, kind: 'free', decl: scope.decl };
         scope.free.set(name, def);
-        this.unit.freeSymbols.push(def);
-        this.unit.definitions.push(def);
+        (this.free ??= []).push(def);
+        this.define(def);
       }
-      this.unit.refs.set(node, def);
+      this.refs.set(node, def);
       return;
     }
     const hidden = scope.hidden?.get(name);
     if (hidden) {
-      this.unit.diagnostics.push({ code: 'name/undefined', severity: 'error', message: hidden, range: node.range });
+      this.report({ code: 'name/undefined', severity: 'error', message: hidden, range: node.range });
       return;
     }
     // did-you-mean costs a scan of every visible name: only the first MAX_SUGGESTIONS unknown
     // names of a file get one, so a generated file with thousands of them stays linear
     let s: string | undefined;
-    this.unit.suggestions++;
+    this.used++;
     if (this.suggestions++ < MAX_SUGGESTIONS) {
       const candidates: string[] = [...builtinDefs.keys()];
       for (const m of scope.locals) for (const k of m.keys()) candidates.push(k);
       for (const [k, v] of this.inOrder()) if (node.range.start >= v.visibleFrom) candidates.push(k);
       s = suggest(name, candidates);
     }
-    this.unit.diagnostics.push({
+    this.report({
       code: 'name/undefined',
       severity: 'error',
       message: s ? `unknown name '${name}' (did you mean '${s}'?)` : `unknown name '${name}'`,
@@ -270,7 +289,7 @@ export class DeclResolver {
 
   private unknownPrimitive(id: ast.Ident): void {
     const s = suggest(id.name, PRIMITIVES);
-    this.unit.diagnostics.push({
+    this.report({
       code: 'name/unknown-primitive',
       severity: 'error',
       message: s

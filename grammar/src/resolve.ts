@@ -10,6 +10,9 @@
 //   `.apply(...)` is a free index symbol (LEGO's string indices), one per name and declaration;
 //   so is one in the facts of `assume` / `where` (`assume tid < T * T`);
 // - method names after `.`, strings, kernel targets/templates and the GPU of a schedule are not names.
+// Each declaration is resolved on its own (resolve-decl.ts) against the table of top-level names; the
+// file's `Resolution` is a view over those per-declaration units (resolution-view.ts). A document's
+// `ResolveCache` keeps the table and the units from one version to the next (see `resolve`).
 import type * as ast from './ast.js';
 import type { Diagnostic } from './diagnostic.js';
 import { LineIndex } from './line-index.js';
@@ -106,14 +109,14 @@ export interface Top {
 
 /** The resolution of one declaration's uses and locals, against the file's top-level names. */
 export interface Unit {
-  decl: ast.Decl;
-  refs: Map<NameUse, Definition>;
+  readonly decl: ast.Decl;
+  readonly refs: ReadonlyMap<NameUse, Definition>;
   /** its locals' declaring identifiers */
-  declarations: Map<ast.Ident, Definition>;
+  readonly declarations: ReadonlyMap<ast.Ident, Definition>;
   /** its locals and free symbols, in the order they were made */
-  definitions: Definition[];
-  freeSymbols: Definition[];
-  diagnostics: Diagnostic[];
+  readonly definitions: readonly Definition[];
+  readonly freeSymbols: readonly Definition[];
+  readonly diagnostics: readonly Diagnostic[];
   /** did-you-mean suggestions it used (of MAX_SUGGESTIONS per file) */
   suggestions: number;
   /** every top-level name it looked up -> the definition it found (undefined: none) */

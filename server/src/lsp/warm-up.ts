@@ -1,10 +1,9 @@
 // The analysis worker warms up as soon as it starts, before the first document arrives: the first
 // analysis in a fresh thread runs cold code (V8 compiles and optimises as it goes) and costs two to
-// three times a warm one. The worker analyses a small sample program that touches every stage
-// (parse, names, elaboration, every rule, a GenP check, a kernel and a schedule) a few times, one
-// step (the sample parsed, one unit analysed) per event-loop turn, and stops at once when a request
-// arrives: warming never delays a job by more than one step (a few milliseconds once the first is
-// done).
+// three times a warm one. The worker parses, then analyses, a small sample program that touches
+// every stage (parse, names, elaboration, every rule, a GenP check, a kernel and a schedule) a few
+// times, one step per event-loop turn, and stops at once when a request arrives: warming never
+// delays a job by more than one step (a few milliseconds once the first is done).
 import { ChunkedParser } from '../service/chunks.js';
 import { IncrementalAnalysis } from '../service/incremental.js';
 
@@ -57,7 +56,9 @@ schedule s${k} for linalg.matmul(M${k}, N${k}, K${k}) on sm_80 {
 export const WARM_UP_UNITS = [0, 1, 2, 3].map(unit);
 
 /** How many steps at most (each unit analysed several times). */
-export const WARM_UP_RUNS = 48;
+export const WARM_UP_RUNS = 72;
+/** The first steps parse one unit of the sample and analyse nothing. */
+const PARSE_ONLY_STEPS = 24;
 
 /**
  * Starts warming up, one step per event-loop turn (`setImmediate`), up to `runs` times, until
@@ -69,12 +70,19 @@ export function warmUp(busy: () => boolean, runs = WARM_UP_RUNS): () => void {
   let left = runs;
   let timer: NodeJS.Immediate | undefined;
   const sample = WARM_UP_UNITS.join('\n');
+  let done = 0;
   const step = () => {
     timer = undefined;
     if (busy() || left-- <= 0) return;
     try {
-      new ChunkedParser().parse(sample);
-      new IncrementalAnalysis().diagnose(WARM_UP_UNITS[left % WARM_UP_UNITS.length]);
+      // the first steps only parse one unit (short steps, the first of which builds the parser and
+      // the lexer: the parser is hot soon, and a document that arrives meanwhile waits for little)
+      const unit = WARM_UP_UNITS[left % WARM_UP_UNITS.length];
+      if (done++ < PARSE_ONLY_STEPS) new ChunkedParser().parse(unit);
+      else {
+        new ChunkedParser().parse(sample);
+        new IncrementalAnalysis().diagnose(unit);
+      }
     } catch {
       return; // never: diagnose does not throw; warming is best effort anyway
     }

@@ -1,0 +1,84 @@
+// The cost of one edit, in process (no protocol, no worker): for generated files of several sizes
+// (bench/support/lsp-files.ts, the files of bench/lsp-vs-mlir.ts), CPU time per edit of
+// - the incremental analysis (service/incremental.ts) after a same-length edit (one digit of a
+//   constant, as lsp-vs-mlir.ts edits) and after a length-changing one (a space typed and deleted:
+//   every later declaration moves);
+// - the main thread's first hover on the new version (a new snapshot re-using the earlier
+//   versions' work, then the hover of a layout in a kernel).
+// p50 / p95 in ms of CPU (process.cpuUsage: less sensitive to other processes than wall time).
+// `node --import tsx bench/edit-cost.ts [lines...]` (default 500 2000 10000 20000).
+import { IncrementalAnalysis } from '../server/src/service/incremental.js';
+import { ChunkedParser } from '../server/src/service/chunks.js';
+import { DocumentHistory, LayoutDocument } from '../server/src/service/document.js';
+import { hover } from '../server/src/service/hover.js';
+import { defaultSettings } from '../server/src/service/settings.js';
+import { layoutFile } from './support/lsp-files.js';
+
+const SIZES = process.argv.slice(2).map(Number).filter((n) => n > 0);
+const EDITS = 60;
+const WARM = 5;
+
+function spots(text: string, re: RegExp): number[] {
+  const out: number[] = [];
+  let off = 0;
+  for (const l of text.split('\n')) {
+    const m = re.exec(l);
+    if (m) out.push(off + m.index + m[0].length - 1);
+    off += l.length + 1;
+  }
+  return out;
+}
+function cpu<T>(f: () => T): { ms: number; value: T } {
+  const c0 = process.cpuUsage();
+  const value = f();
+  const c = process.cpuUsage(c0);
+  return { ms: (c.user + c.system) / 1000, value };
+}
+function pct(xs: number[], p: number): string {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.max(0, Math.ceil((p / 100) * s.length) - 1))].toFixed(2);
+}
+
+console.log('| lines | analysis, same-length edit p50 / p95 | analysis, length-changing edit p50 / p95 | hover right after an edit p50 / p95 |');
+console.log('|---|---|---|---|');
+for (const lines of SIZES.length ? SIZES : [500, 2000, 10_000, 20_000]) {
+  const original = layoutFile(lines);
+  const edits = spots(original, /^param BM\d+ = 128 in \[64, 128\], BN\d+ = 128, BK\d+ = 32, GM\d+ = 8/);
+  const hovers = spots(original, /^\s+offset_aptrs = A\d+/);
+  const flip = (t: string, at: number) => t.slice(0, at) + (t[at] === '8' ? '4' : '8') + t.slice(at + 1);
+
+  const a = new IncrementalAnalysis();
+  let text = original;
+  a.diagnose(text);
+  const same: number[] = [];
+  for (let i = 0; i < EDITS + WARM; i++) {
+    text = flip(text, edits[(i * 7) % edits.length]);
+    const r = cpu(() => a.diagnose(text));
+    if (r.value.diagnostics.length) throw new Error(`unexpected diagnostic: ${r.value.diagnostics[0].message}`);
+    if (i >= WARM) same.push(r.ms);
+  }
+  const moved: number[] = [];
+  for (let i = 0; i < EDITS + WARM; i++) {
+    // a space typed after the digit, then deleted: the text is the same every second edit
+    const at = edits[(Math.floor(i / 2) * 7) % edits.length] + 1;
+    text = i % 2 === 0 ? text.slice(0, at) + ' ' + text.slice(at) : text.slice(0, at) + text.slice(at + 1);
+    const r = cpu(() => a.diagnose(text));
+    if (r.value.diagnostics.length) throw new Error(`unexpected diagnostic: ${r.value.diagnostics[0].message}`);
+    if (i >= WARM) moved.push(r.ms);
+  }
+
+  const parser = new ChunkedParser();
+  const history = new DocumentHistory();
+  text = original;
+  let version = 1;
+  hover(new LayoutDocument('file:///bench.layout', version, text, parser, history), hovers[0], defaultSettings);
+  const after: number[] = [];
+  for (let i = 0; i < EDITS + WARM; i++) {
+    text = flip(text, edits[((i + 1) * 7) % edits.length]);
+    const doc = new LayoutDocument('file:///bench.layout', ++version, text, parser, history);
+    const r = cpu(() => hover(doc, hovers[i % hovers.length], defaultSettings));
+    if (!r.value) throw new Error('no hover');
+    if (i >= WARM) after.push(r.ms);
+  }
+  console.log(`| ${lines} | ${pct(same, 50)} / ${pct(same, 95)} | ${pct(moved, 50)} / ${pct(moved, 95)} | ${pct(after, 50)} / ${pct(after, 95)} |`);
+}
