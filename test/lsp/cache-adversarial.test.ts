@@ -8,8 +8,10 @@
 // scratch, with nothing kept.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import fc from 'fast-check';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import type { Diagnostic } from '../../grammar/src/diagnostic.js';
+import type { Definition, Resolution } from '../../grammar/src/resolve.js';
 import { analyze } from '../../server/src/check/index.js';
 import { SnapshotCache } from '../../server/src/lsp/context.js';
 import { completion } from '../../server/src/service/completion.js';
@@ -41,6 +43,23 @@ function offsets(text: string): number[] {
   return out;
 }
 
+/** everything a name resolution says, as plain data (definitions by what they name and where) */
+function resolutionFacts(r: Resolution, at: number[]): unknown {
+  const where = (d: Definition | undefined) => (d ? `${d.kind}:${d.name}@${d.ident?.range.start ?? '-'}/${d.decl?.range.start ?? '-'}` : 'none');
+  return {
+    diagnostics: r.diagnostics,
+    globals: [...r.globals].map(([k, d]) => `${k}=${where(d)}`),
+    definitions: r.definitions.map((d) => `${where(d)} used=${r.isUsed(d)} refs=${r.references(d).map((u) => u.range.start).join(',')}`),
+    refs: [...r.refs].map(([u, d]) => `${u.range.start}-${u.range.end}=${where(d)}`),
+    free: r.freeSymbols.map(where),
+    unused: r.unusedGlobals().map(where),
+    symbols: at.map((o) => {
+      const s = r.symbolAt(o);
+      return s ? `${s.node.range.start}:${where(s.definition)}` : '';
+    }),
+  };
+}
+
 /** everything the main thread answers for a snapshot (hovers, inlay hints, completion, names) */
 function answers(doc: LayoutDocument, settings: Settings, at: number[]): unknown {
   const text = doc.text;
@@ -48,9 +67,8 @@ function answers(doc: LayoutDocument, settings: Settings, at: number[]): unknown
   return plain({
     hovers: at.map((o) => `${o}: ${hover(doc, o, settings)?.markdown ?? '-'}`),
     hints: inlayHints(doc, { start: 0, end: text.length }, settings),
-    completion: lineEnds.map((o) => completion(doc, o).items.map((i) => `${i.label}:${i.kind}:${i.detail ?? ''}`).join(',')),
-    names: doc.symbols.resolution.diagnostics,
-    unused: doc.symbols.resolution.unusedGlobals().map((d) => `${d.name}@${d.ident?.range.start}`),
+    completion: [...lineEnds, ...at].map((o) => completion(doc, o).items.map((i) => `${i.label}:${i.kind}:${i.detail ?? ''}`).join(',')),
+    names: resolutionFacts(doc.symbols.resolution, at),
   });
 }
 
@@ -289,4 +307,68 @@ test('a kernel binding the template does not use (a fix that removes its line) m
     t.replace(/\n/g, '\r\n'),
     t,
   ]);
+});
+
+/**
+ * Random edits of whole declarations, the classes the character edits of edits.ts rarely reach:
+ * a declaration inserted (a duplicate of a name before or after the original, an `assume`, a
+ * `linear`, a global `i`, a param only a kernel's template asks about), deleted, swapped with
+ * another, renamed (a declared or a used name), a number changed, a blank or comment line added.
+ */
+const units = [
+  'param M = 64, N = 32', 'param BM = 16', 'let half = M / 2', 'layout A = OrderBy(Row(M, N)).TileBy([M / BM, 2], [BM, N / 2])',
+  'layout B = OrderBy(Col(half, 4))', 'kernel kern target triton builtin matmul {\n  offset_aptrs = A[pid_m, k, :, :]\n  pm, pn = B.inv(pid)\n}',
+];
+const extra = [
+  'param M = 128', 'assume M % 32 == 0', 'assume N == 16', 'linear L = blocked(shape=[16, 16])', 'param i = 1', 'let half = M / 4', 'layout B = OrderBy(Row(2, 2))',
+  'layout A = B', 'param BM = 8', 'const K = 64', 'param K = 32', 'param BN = 64, BK = 32', 'let j = 2', 'layout Y = A.OrderBy(Col(2, 2))', 'layout Z = A',
+  'perm sw(n)[i, j] = j * n + i', 'layout G = OrderBy(GenP([4, 4], sw(4)))', '# a comment', '', 'kernel kc target cuda builtin matmul {\n  offset_aptrs = A[pid_m, k, :, :]\n}',
+  'schedule s for linalg.matmul(M, N, 64) {\n  mm = findOp("linalg.matmul")\n  tileForGrids(mm, [BM, 16])\n  bufferize()\n}',
+];
+const words = ['M', 'N', 'BM', 'half', 'A', 'B', 'K', 'i', 'L', 'sw', 'kern', 'pid_m', 'Row', 'Col'];
+type Step = { kind: 'insert'; at: number; which: number } | { kind: 'delete'; at: number } | { kind: 'swap'; a: number; b: number }
+  | { kind: 'rename'; at: number; from: number; to: number } | { kind: 'number'; at: number; value: number };
+const stepArb: fc.Arbitrary<Step> = fc.oneof(
+  fc.record({ kind: fc.constant('insert' as const), at: fc.nat(20), which: fc.nat(extra.length - 1) }),
+  fc.record({ kind: fc.constant('delete' as const), at: fc.nat(20) }),
+  fc.record({ kind: fc.constant('swap' as const), a: fc.nat(20), b: fc.nat(20) }),
+  fc.record({ kind: fc.constant('rename' as const), at: fc.nat(20), from: fc.nat(words.length - 1), to: fc.nat(words.length - 1) }),
+  fc.record({ kind: fc.constant('number' as const), at: fc.nat(20), value: fc.constantFrom(1, 2, 4, 8, 16, 32, 64, 128) }),
+);
+function applyStep(us: string[], s: Step): string[] {
+  const out = [...us];
+  const k = (n: number) => n % Math.max(1, out.length);
+  switch (s.kind) {
+    case 'insert': out.splice(s.at % (out.length + 1), 0, extra[s.which]); break;
+    case 'delete': if (out.length) out.splice(k(s.at), 1); break;
+    case 'swap': if (out.length) [out[k(s.a)], out[k(s.b)]] = [out[k(s.b)], out[k(s.a)]]; break;
+    case 'rename': if (out.length) out[k(s.at)] = out[k(s.at)].replace(new RegExp(`\\b${words[s.from]}\\b`), words[s.to]); break;
+    case 'number': if (out.length) out[k(s.at)] = out[k(s.at)].replace(/\b\d+\b/, String(s.value)); break;
+  }
+  return out;
+}
+
+test('random edits of whole declarations: every answer equals the answer with nothing kept (property)', () => {
+  const langs: Settings[] = [defaultSettings, { ...defaultSettings, hover: { language: 'c' } }];
+  fc.assert(fc.property(fc.array(stepArb, { minLength: 1, maxLength: Number(process.env.STEPS ?? 6) }), fc.nat(1), (steps, lang) => {
+    let us = units;
+    const texts = [us.join('\n') + '\n'];
+    for (const s of steps) {
+      us = applyStep(us, s);
+      texts.push(us.join('\n') + '\n');
+    }
+    sequence('random declarations', texts.map((t): [string, Settings] => [t, langs[lang]]));
+  }), { numRuns: Number(process.env.RUNS ?? 60), seed: process.env.RUNS ? undefined : 2611 });
+});
+
+test('two declarations with the same closure (a kernel named like a param: each uses a name the other declares) keep their own hovers', () => {
+  // found by the property above: the kernel `M` uses A and B, and A and B use M, so A's closure and
+  // B's closure are the same declarations; B's hover was A's kept text
+  const t0 = units.join('\n') + '\n';
+  const t1 = t0.replace('kernel kern', 'kernel M');
+  sequence('same closure', [t0, t1, t1]);
+  const doc = new LayoutDocument('file:///same-closure.layout', 1, t1);
+  const onA = t1.indexOf('layout A') + 7, onB = t1.indexOf('layout B') + 7;
+  assert.match(hover(doc, onA, defaultSettings)!.markdown, /^\*\*layout\*\* `A` = /);
+  assert.match(hover(new LayoutDocument('file:///same-closure.layout', 2, t1), onB, defaultSettings)!.markdown, /^\*\*layout\*\* `B` = /);
 });
