@@ -22,6 +22,7 @@ import { IncrementalAnalysis } from '../../server/src/service/incremental.js';
 import { inlayHints } from '../../server/src/service/inlay-hints.js';
 import { kernelChecks } from '../../server/src/service/kernel-checks.js';
 import { defaultSettings, type Settings } from '../../server/src/service/settings.js';
+import { apply, edit, type Edit } from './edits.js';
 
 const BUDGET = 4096;
 
@@ -324,16 +325,22 @@ const extra = [
   'layout A = B', 'param BM = 8', 'const K = 64', 'param K = 32', 'param BN = 64, BK = 32', 'let j = 2', 'layout Y = A.OrderBy(Col(2, 2))', 'layout Z = A',
   'perm sw(n)[i, j] = j * n + i', 'layout G = OrderBy(GenP([4, 4], sw(4)))', '# a comment', '', 'kernel kc target cuda builtin matmul {\n  offset_aptrs = A[pid_m, k, :, :]\n}',
   'schedule s for linalg.matmul(M, N, 64) {\n  mm = findOp("linalg.matmul")\n  tileForGrids(mm, [BM, 16])\n  bufferize()\n}',
+  'layout C = D', 'layout D = C', 'const M = 32', 'let k = 3', 'let pid_m = 1', 'linear L2 = blocked(shape=[M, 64], sizePerThread=[1, 8], threadsPerWarp=[4, 8], warpsPerCTA=[1, 1], order=[1, 0])', 'assume BM <= M',
+  'kernel kern target triton builtin matmul {\n  offset_aptrs = B[pid_m, k]\n}', 'perm xs(m)[i, j] = m * i + (j ^ i) inverse(x) = [x / m, (x % m) ^ (x / m)]',
+  'layout R = OrderBy(GenP([BM, BM], xs(BM))).GroupBy([BM, BM])', 'param T = 32\nlayout Smem = OrderBy(GenP([T, T], xs(T))).GroupBy([T, T])',
+  'linear Ld = bases(shape=[32, 32], register=[[0, 8], [0, 16]], lane=[[1, 0], [2, 0], [4, 0], [8, 0], [16, 0]], warp=[[0, 1], [0, 2], [0, 4]], load=Smem, elemBytes=4)',
+  'linear Blk = blocked(shape=[16, 64], sizePerThread=[1, 8], threadsPerWarp=[4, 8], warpsPerCTA=[1, 1], order=[1, 0])', 'schedule s2 for linalg.matmul(M, N, K) on sm_80 {\n  mm = findOp("linalg.matmul")\n  parallelizeForThreads(mm, [32, BM])\n}',
 ];
-const words = ['M', 'N', 'BM', 'half', 'A', 'B', 'K', 'i', 'L', 'sw', 'kern', 'pid_m', 'Row', 'Col'];
+const words = ['M', 'N', 'BM', 'half', 'A', 'B', 'K', 'i', 'L', 'sw', 'kern', 'pid_m', 'Row', 'Col', 'Smem', 'T', 'xs', 'C'];
 type Step = { kind: 'insert'; at: number; which: number } | { kind: 'delete'; at: number } | { kind: 'swap'; a: number; b: number }
-  | { kind: 'rename'; at: number; from: number; to: number } | { kind: 'number'; at: number; value: number };
+  | { kind: 'rename'; at: number; from: number; to: number } | { kind: 'number'; at: number; value: number } | { kind: 'chars'; at: number; edit: Edit };
 const stepArb: fc.Arbitrary<Step> = fc.oneof(
   fc.record({ kind: fc.constant('insert' as const), at: fc.nat(20), which: fc.nat(extra.length - 1) }),
   fc.record({ kind: fc.constant('delete' as const), at: fc.nat(20) }),
   fc.record({ kind: fc.constant('swap' as const), a: fc.nat(20), b: fc.nat(20) }),
   fc.record({ kind: fc.constant('rename' as const), at: fc.nat(20), from: fc.nat(words.length - 1), to: fc.nat(words.length - 1) }),
   fc.record({ kind: fc.constant('number' as const), at: fc.nat(20), value: fc.constantFrom(1, 2, 4, 8, 16, 32, 64, 128) }),
+  fc.record({ kind: fc.constant('chars' as const), at: fc.nat(20), edit }),
 );
 function applyStep(us: string[], s: Step): string[] {
   const out = [...us];
@@ -344,20 +351,21 @@ function applyStep(us: string[], s: Step): string[] {
     case 'swap': if (out.length) [out[k(s.a)], out[k(s.b)]] = [out[k(s.b)], out[k(s.a)]]; break;
     case 'rename': if (out.length) out[k(s.at)] = out[k(s.at)].replace(new RegExp(`\\b${words[s.from]}\\b`), words[s.to]); break;
     case 'number': if (out.length) out[k(s.at)] = out[k(s.at)].replace(/\b\d+\b/, String(s.value)); break;
+    case 'chars': if (out.length) out[k(s.at)] = apply(out[k(s.at)], s.edit); break;
   }
   return out;
 }
 
 test('random edits of whole declarations: every answer equals the answer with nothing kept (property)', () => {
-  const langs: Settings[] = [defaultSettings, { ...defaultSettings, hover: { language: 'c' } }];
-  fc.assert(fc.property(fc.array(stepArb, { minLength: 1, maxLength: Number(process.env.STEPS ?? 6) }), fc.nat(1), (steps, lang) => {
+  const settings: Settings[] = [defaultSettings, { ...defaultSettings, hover: { language: 'c' } }, { ...defaultSettings, gpuTarget: 'sm_80' }, { ...defaultSettings, genp: { checkBudget: 10 } }];
+  fc.assert(fc.property(fc.array(fc.tuple(stepArb, fc.nat(settings.length - 1)), { minLength: 1, maxLength: Number(process.env.STEPS ?? 6) }), (steps) => {
     let us = units;
-    const texts = [us.join('\n') + '\n'];
-    for (const s of steps) {
+    const versions: [string, Settings][] = [[us.join('\n') + '\n', defaultSettings]];
+    for (const [s, k] of steps) {
       us = applyStep(us, s);
-      texts.push(us.join('\n') + '\n');
+      versions.push([us.join('\n') + '\n', settings[k]]);
     }
-    sequence('random declarations', texts.map((t): [string, Settings] => [t, langs[lang]]));
+    sequence('random declarations', versions);
   }), { numRuns: Number(process.env.RUNS ?? 60), seed: process.env.RUNS ? undefined : 2611 });
 });
 
