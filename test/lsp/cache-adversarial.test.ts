@@ -8,6 +8,8 @@
 // scratch, with nothing kept.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
 import fc from 'fast-check';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import type { Diagnostic } from '../../grammar/src/diagnostic.js';
@@ -15,7 +17,8 @@ import type { Definition, Resolution } from '../../grammar/src/resolve.js';
 import { analyze } from '../../server/src/check/index.js';
 import { SnapshotCache } from '../../server/src/lsp/context.js';
 import { completion } from '../../server/src/service/completion.js';
-import { LayoutDocument } from '../../server/src/service/document.js';
+import { DocumentHistory, LayoutDocument } from '../../server/src/service/document.js';
+import { ChunkedParser } from '../../server/src/service/chunks.js';
 import { hover } from '../../server/src/service/hover.js';
 import { withoutHoverCache } from '../../server/src/service/hover-cache.js';
 import { IncrementalAnalysis } from '../../server/src/service/incremental.js';
@@ -23,8 +26,11 @@ import { inlayHints } from '../../server/src/service/inlay-hints.js';
 import { kernelChecks } from '../../server/src/service/kernel-checks.js';
 import { defaultSettings, type Settings } from '../../server/src/service/settings.js';
 import { apply, edit, type Edit } from './edits.js';
+import { root } from './harness.js';
 
 const BUDGET = 4096;
+const examples = readdirSync(join(root, 'examples')).filter((f) => f.endsWith('.layout')).sort()
+  .map((f) => readFileSync(join(root, 'examples', f), 'utf8'));
 
 function plain(x: unknown): unknown {
   return JSON.parse(JSON.stringify(x, (_k, v) => (typeof v === 'bigint' ? `${v}n` : v)));
@@ -379,4 +385,64 @@ test('two declarations with the same closure (a kernel named like a param: each 
   const onA = t1.indexOf('layout A') + 7, onB = t1.indexOf('layout B') + 7;
   assert.match(hover(doc, onA, defaultSettings)!.markdown, /^\*\*layout\*\* `A` = /);
   assert.match(hover(new LayoutDocument('file:///same-closure.layout', 2, t1), onB, defaultSettings)!.markdown, /^\*\*layout\*\* `B` = /);
+});
+
+test('snapshots of one document answered out of order (an older snapshot after a newer one): each equals a fresh one (property)', () => {
+  fc.assert(fc.property(fc.array(stepArb, { minLength: 1, maxLength: 5 }), fc.array(fc.nat(), { minLength: 12, maxLength: 12 }), (steps, order) => {
+    let us = units;
+    const texts = [us.join('\n') + '\n'];
+    for (const s of steps) texts.push((us = applyStep(us, s)).join('\n') + '\n');
+    const parser = new ChunkedParser();
+    const history = new DocumentHistory();
+    const docs = texts.map((t, k) => new LayoutDocument('file:///order.layout', k + 1, t, parser, history));
+    // a random order, each snapshot visited twice at most
+    const visits = order.map((n) => n % docs.length);
+    for (const k of visits) {
+      const doc = docs[k];
+      const at = offsets(doc.text);
+      const fresh = withoutHoverCache(() => answers(new LayoutDocument('file:///order.layout', k + 1, doc.text), defaultSettings, at));
+      assert.deepEqual(answers(doc, defaultSettings, at), fresh, `version ${k} after ${JSON.stringify(visits)}:\n${doc.text}`);
+    }
+  }), { numRuns: Number(process.env.RUNS ?? 30), seed: process.env.RUNS ? undefined : 77 });
+});
+
+test('the incremental analysis stopped midway, then given another version: the whole-file analysis (property)', () => {
+  const gpus = ['sm_90', 'sm_80', 'cpu'];
+  fc.assert(fc.property(fc.array(fc.tuple(stepArb, fc.option(fc.nat(40)), fc.nat(2), fc.constantFrom(BUDGET, 10)), { minLength: 1, maxLength: 8 }), (steps) => {
+    const a = new IncrementalAnalysis();
+    let us = units;
+    a.diagnose(us.join('\n') + '\n', { budget: BUDGET, gpuTarget: 'sm_90' });
+    for (const [s, stopAfter, gpu, budget] of steps) {
+      us = applyStep(us, s);
+      const text = us.join('\n') + '\n';
+      const options = { budget, gpuTarget: gpus[gpu] };
+      if (stopAfter !== null) {
+        let polls = 0;
+        const r = a.diagnose(text, { ...options, shouldStop: () => ++polls > stopAfter });
+        if (!r.cancelled) assert.deepEqual(plain(r.diagnostics), plain(full(text, gpus[gpu], budget)), text);
+        continue; // the next version comes before this one is finished
+      }
+      const r = a.diagnose(text, options);
+      assert.equal(r.cancelled, false);
+      assert.deepEqual(plain(r.diagnostics), plain(full(text, gpus[gpu], budget)), text);
+    }
+  }), { numRuns: Number(process.env.RUNS ?? 60), seed: process.env.RUNS ? undefined : 1123 });
+});
+
+test('the example files: character edits, stops midway and settings changes between versions (property)', () => {
+  const gpus = ['sm_90', 'sm_80', 'cpu'];
+  fc.assert(fc.property(fc.constantFrom(...examples.keys()), fc.array(fc.tuple(edit, fc.option(fc.nat(60)), fc.nat(2), fc.constantFrom(BUDGET, 10)), { minLength: 1, maxLength: 6 }), (k, steps) => {
+    const a = new IncrementalAnalysis();
+    let text = examples[k];
+    a.diagnose(text, { budget: BUDGET, gpuTarget: 'sm_90' });
+    for (const [e, stopAfter, gpu, budget] of steps) {
+      text = apply(text, e);
+      const options = { budget, gpuTarget: gpus[gpu] };
+      let polls = 0;
+      const r = a.diagnose(text, stopAfter === null ? options : { ...options, shouldStop: () => ++polls > stopAfter });
+      if (!r.cancelled) assert.deepEqual(plain(r.diagnostics), plain(full(text, gpus[gpu], budget)), JSON.stringify(text));
+    }
+    const last = a.diagnose(text, { budget: BUDGET, gpuTarget: 'sm_90' });
+    assert.deepEqual(plain(last.diagnostics), plain(full(text)), JSON.stringify(text));
+  }), { numRuns: Number(process.env.RUNS ?? 40), seed: process.env.RUNS ? undefined : 4242 });
 });
