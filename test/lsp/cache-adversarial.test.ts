@@ -471,3 +471,22 @@ test('a run stopped after moving declarations, then the same text again: the mov
     assert.deepEqual(r.diagnostics.filter((d) => d.code === 'schedule/size-not-positive').map((d) => d.message), ['size M of linalg.matmul must be at least 1, got 0']);
   }
 });
+
+test('a run stopped before the slow checks, then a settings change: the slow check runs with what it depends on elaborated', () => {
+  // found by the property above: the stopped run left the re-checked GenP layout without a slow
+  // result (its list of rule results one short), which `some` does not see: the next run (another
+  // GPU) ran the GenP check without elaborating the layout, and its note was lost
+  const t0 = examples[4]; // nw.layout: a GenP of size n
+  const t1 = t0.replace('param n = 17', 'param n = 0');
+  const want = plain(full(t1));
+  assert.ok(full(t1).some((d) => d.code === 'genp/partially-checked'));
+  let stopped = 0;
+  for (let stopAfter = 0; stopAfter < 40; stopAfter++) {
+    const a = new IncrementalAnalysis();
+    a.diagnose(t0, { budget: BUDGET, gpuTarget: 'sm_90' });
+    let polls = 0;
+    if (a.diagnose(t1, { budget: BUDGET, gpuTarget: 'sm_80', shouldStop: () => ++polls > stopAfter }).cancelled) stopped++;
+    assert.deepEqual(plain(a.diagnose(t1, { budget: BUDGET, gpuTarget: 'sm_90' }).diagnostics), want, `stopped after ${stopAfter} polls`);
+  }
+  assert.ok(stopped >= 5, String(stopped));
+});
