@@ -224,8 +224,9 @@ export function startServer(connection: Connection): void {
   connection.onInitialized(() => {
     runner?.start();
     void settings.refresh().finally(() => signalReady());
-    // the request path's code compiled before the first request (warm-main.ts)
-    warmUpMainThread();
+    // the request path's code compiled before the first request (warm-main.ts), paused while
+    // diagnostics are being computed (publishing them needs the main thread)
+    warmUpMainThread(() => ctx.scheduler.busy());
     // the workspace symbol index: one scan off the request path, then file-change notifications
     workspaceIndex.setFolders(folders);
     if (watchFilesDynamically) {
