@@ -63,3 +63,9 @@ test('dist/server.js runs without node_modules: initialize, and diagnostics from
     ['name/undefined', { start: { line: 0, character: 11 }, end: { line: 0, character: 13 } }],
   ]);
 });
+
+test('dist/server-bundle.js is one-byte text (V8 keeps its source in each of the server\'s two isolates: two bytes per character otherwise)', () => {
+  const bundle = readFileSync(join(root, 'dist', 'server-bundle.js'), 'utf8');
+  const wide = /[^\x00-\xff]/.exec(bundle);
+  assert.equal(wide, null, wide ? `a character beyond Latin-1 at ${wide.index}: ${bundle.slice(wide.index - 40, wide.index + 40)}` : '');
+});

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { LayoutDocument } from '../../server/src/service/document.js';
 import { hover } from '../../server/src/service/hover.js';
-import { clearHoverCache, hoverCacheLimits, hoverCacheStats, withoutHoverCache } from '../../server/src/service/layout-info.js';
+import { clearHoverCache, hoverCacheLimits, hoverCacheStats, withoutHoverCache } from '../../server/src/service/hover-cache.js';
 import { defaultSettings, type Settings } from '../../server/src/service/settings.js';
 import { inlayHints } from '../../server/src/service/inlay-hints.js';
 

@@ -244,10 +244,17 @@ export function checkPrintDepth(e: Expr): void {
   if (d > MAX_PRINT_DEPTH) throw new PrintError(`expression nested too deeply to print (depth ${d} > ${MAX_PRINT_DEPTH})`);
 }
 
-/** the print tree of e (fresh builder) */
+/** print trees by expression (both immutable): counting an expression's operations and printing it build one tree */
+const treeMemo = new WeakMap<Expr, PT>();
+
+/** the print tree of e (built by a fresh builder, once per expression) */
 export function printTree(e: Expr): PT {
+  const hit = treeMemo.get(e);
+  if (hit) return hit;
   checkPrintDepth(e);
-  return new PrintTreeBuilder().build(e);
+  const t = new PrintTreeBuilder().build(e);
+  treeMemo.set(e, t);
+  return t;
 }
 
 /**

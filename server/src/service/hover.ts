@@ -16,7 +16,8 @@ import { tokenAt } from './navigation.js';
 import { lineTokens } from './local-tokens.js';
 import type { Settings } from './settings.js';
 import type { SymbolDef } from './symbols.js';
-import { keptHover, layoutHover, oneLine, queryHover } from './layout-info.js';
+import { keptHover } from './hover-cache.js';
+import { layoutHover, oneLine, queryHover } from './layout-info.js';
 import { declaredValue, scheduleEnvOfDecl } from './elaboration.js';
 import { linearHover } from './linear-hover.js';
 

@@ -1,9 +1,11 @@
-// Moving a kept declaration's results to a new version of the file (service/incremental.ts): every
-// range moves with the chunk (service/chunks.ts) that holds it.
+// The incremental analysis's kept results (service/incremental.ts): moving a kept declaration's
+// results to a new version of the file (every range moves with the chunk, service/chunks.ts, that
+// holds it), and combining them in the whole-file order.
 import type * as ast from '../../../grammar/src/ast.js';
 import type { Diagnostic } from '../../../grammar/src/diagnostic.js';
 import type { Chunk } from './chunks.js';
 import type { KernelResult } from './kernel-checks.js';
+import { rules } from '../check/rules/index.js';
 
 /** What a declaration keeps: the elaborator's, each rule's, the schedule and kernel checks' diagnostics. */
 export interface Results {
@@ -146,3 +148,30 @@ export class Mover {
 
 }
 
+/**
+ * In the whole-file order: parse, names, elaboration, rule by rule, schedules; sorted by position (stable).
+ * `decls`: the declarations with diagnostics of their own, in order (the others add nothing).
+ */
+export function combine(parse: Diagnostic[], names: Diagnostic[], decls: readonly Results[], global: readonly (Diagnostic[] | undefined)[]): Diagnostic[] {
+  const out: Diagnostic[] = [...parse, ...names];
+  for (const d of decls) if (d.elab) for (const x of d.elab) out.push(x);
+  rules.forEach((rule, ri) => {
+    if (rule.global) {
+      for (const x of global[ri] ?? []) out.push(x);
+      return;
+    }
+    for (const d of decls) for (const x of d.rules[ri] ?? []) out.push(x);
+  });
+  for (const d of decls) for (const x of d.schedule ?? []) out.push(x);
+  out.sort((a, b) => a.range.start - b.range.start || a.range.end - b.range.end);
+  return out;
+}
+
+/** `combined` (sorted) and the kernel checks, as the whole-file analysis orders them */
+export function withKernels(combined: Diagnostic[], kernels: Diagnostic[]): Diagnostic[] {
+  return kernels.length ? sorted([...combined, ...kernels]) : combined;
+}
+
+export function sorted(ds: Diagnostic[]): Diagnostic[] {
+  return ds.sort((a, b) => a.range.start - b.range.start || a.range.end - b.range.end);
+}

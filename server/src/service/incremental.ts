@@ -35,7 +35,7 @@ import { checkSchedule, scheduleEnvOf, type ScheduleEnv } from '../check/schedul
 import { DEFAULT_BUDGET, ruleContext, rules, type RuleContext } from '../check/rules/index.js';
 import { ChunkedParser, type Chunk } from './chunks.js';
 import { KernelChecker, kernelChecks, Placeholders, type KernelResult } from './kernel-checks.js';
-import { Mover } from './incremental-move.js';
+import { combine, Mover, sorted, withKernels } from './incremental-move.js';
 
 export interface IncrementalOptions {
   /** most points a GenP check enumerates (the `layout.genp.checkBudget` setting) */
@@ -126,6 +126,8 @@ interface State {
   params: Map<string, number>;
   /** the run was stopped or cancelled: some declarations may lack results (the next run looks at every one) */
   partial: boolean;
+  /** the declarations with diagnostics of their own (what `combine` lists) */
+  noisy: Set<DeclState>;
 }
 
 class Fallback extends Error {}
@@ -214,6 +216,7 @@ export class IncrementalAnalysis {
     const users = old?.users ?? new Map<string, Set<DeclState>>();
     const definers = old?.definers ?? new Map<string, Set<DeclState>>();
     const params = old?.params ?? new Map<string, number>();
+    const noisy = old?.noisy ?? new Set<DeclState>();
     let paramsChanged = !old;
     if (old) {
       for (const d of old.decls) {
@@ -221,6 +224,7 @@ export class IncrementalAnalysis {
         if (!matchedOld.has(d.chunk)) for (const n of d.defines) changed.push(n);
         for (const n of d.uses) users.get(n)?.delete(d);
         for (const n of d.defines) definers.get(n)?.delete(d);
+        noisy.delete(d);
         if (d.decl.kind === 'Param') for (const n of d.defines) if (count(params, n, -1) === 0) paramsChanged = true;
       }
     }
@@ -284,6 +288,16 @@ export class IncrementalAnalysis {
       for (const j of work) isTodo[j] = 1;
     }
     const todo = (j: number): boolean => isTodo[j] === 1;
+    /** the declarations with diagnostics, in order: those whose results this run set are looked at again */
+    const noisyNow = (): DeclState[] => {
+      const mark = (d: DeclState) => {
+        if (d.elab?.length || d.schedule?.length || d.rules.some((r) => r?.length)) noisy.add(d);
+        else noisy.delete(d);
+      };
+      for (const j of work) mark(decls[j]);
+      for (const [d] of moved) mark(d);
+      return [...noisy].sort((x, y) => x.index - y.index);
+    };
 
     // ---- elaboration of the re-checked declarations, after what they depend on
     const closure = new Set<number>();
@@ -307,7 +321,7 @@ export class IncrementalAnalysis {
     // terminated for typing); what was not finished is marked so and done by the next version
     const stop = options.shouldStop;
     const chunks = p.chunks;
-    const next = (partial: boolean): State => ({ chunks, decls, firstDecl, budget, gpuTarget: options.gpuTarget, uri: options.uri, users, definers, params, partial });
+    const next = (partial: boolean): State => ({ chunks, decls, firstDecl, budget, gpuTarget: options.gpuTarget, uri: options.uri, users, definers, params, partial, noisy });
     /** re-checked declarations whose elaboration, fast rules and schedule checks are all done */
     const done: boolean[] = [];
     const abandon = (): IncrementalResult => {
@@ -400,7 +414,7 @@ export class IncrementalAnalysis {
 
     // ---- the slow rules (GenP enumeration), after the rest has been offered
     const slowWork = work.some((j) => (todo(j) || rules.some((_, ri) => SLOW[ri] && decls[j].rules[ri] === undefined)) && decls[j].genp);
-    if (slowWork && options.onFast) options.onFast(withKernels(combine(p.diagnostics, resolution.diagnostics, decls, global), kernels));
+    if (slowWork && options.onFast) options.onFast(withKernels(combine(p.diagnostics, resolution.diagnostics, noisyNow(), global), kernels));
     let cancelled = false;
     rules.forEach((rule, ri) => {
       if (!SLOW[ri] || cancelled) return;
@@ -422,7 +436,7 @@ export class IncrementalAnalysis {
     });
     if (cancelled) this.state.partial = true;
     return {
-      diagnostics: withKernels(combine(p.diagnostics, resolution.diagnostics, decls, global), kernels),
+      diagnostics: withKernels(combine(p.diagnostics, resolution.diagnostics, noisyNow(), global), kernels),
       cancelled,
       stats: { decls: decls.length, chunksParsed: p.parsed, rechecked: work.filter(todo).length, elaborated: closure.size, full: false },
     };
@@ -450,22 +464,6 @@ function runRule(run: (ctx: RuleContext) => { diagnostics: Diagnostic[]; cancell
   } catch {
     throw new Fallback('a rule failed');
   }
-}
-
-/** In the whole-file order: parse, names, elaboration, rule by rule, schedules; sorted by position (stable). */
-function combine(parse: Diagnostic[], names: Diagnostic[], decls: readonly DeclState[], global: readonly (Diagnostic[] | undefined)[]): Diagnostic[] {
-  const out: Diagnostic[] = [...parse, ...names];
-  for (const d of decls) if (d.elab) for (const x of d.elab) out.push(x);
-  rules.forEach((rule, ri) => {
-    if (rule.global) {
-      for (const x of global[ri] ?? []) out.push(x);
-      return;
-    }
-    for (const d of decls) for (const x of d.rules[ri] ?? []) out.push(x);
-  });
-  for (const d of decls) for (const x of d.schedule ?? []) out.push(x);
-  out.sort((a, b) => a.range.start - b.range.start || a.range.end - b.range.end);
-  return out;
 }
 
 /** The names a declaration declares and uses, and whether it holds a GenP call. */
@@ -497,13 +495,4 @@ export function names(d: ast.Decl): { defines: string[]; uses: Set<string>; genp
     }
   }
   return { defines, uses, genp };
-}
-
-/** `combined` (sorted) and the kernel checks, as the whole-file analysis orders them */
-function withKernels(combined: Diagnostic[], kernels: Diagnostic[]): Diagnostic[] {
-  return kernels.length ? sorted([...combined, ...kernels]) : combined;
-}
-
-function sorted(ds: Diagnostic[]): Diagnostic[] {
-  return ds.sort((a, b) => a.range.start - b.range.start || a.range.end - b.range.end);
 }

@@ -20,14 +20,14 @@ export interface ScheduleEnv {
   resolution: Resolution;
   scenarios: Scenarios;
   /** every name the file declares at top level (params, lets, layouts, perms, kernels, schedules) */
-  declared: ReadonlySet<string>;
+  declared: { has(name: string): boolean };
   /** source file name, for generated headers */
   file?: string;
 }
 
 /** The schedule environment of an analysed file. */
 export function scheduleEnvOf(model: Model, resolution: Resolution, fileName?: string, scenarios?: Scenarios): ScheduleEnv {
-  return { model, resolution, scenarios: scenarios ?? new Scenarios(model), declared: new Set(resolution.globals.keys()), file: fileName };
+  return { model, resolution, scenarios: scenarios ?? new Scenarios(model), declared: resolution.globals, file: fileName };
 }
 
 /**
