@@ -19,10 +19,10 @@ export function fresh(doc: LayoutDocument, n: string): string {
 /**
  * Hover texts that the texts of a declaration's closure decide (the declarations it is elaborated
  * with, in order: elaboration.ts `closureOf`), kept across versions: an edit elsewhere leaves them
- * valid, and a hover there does not elaborate, evaluate and simplify again. Keyed on those texts
- * and `extra` (the language; a query's offset in its declaration), checked on use against the
- * names the text picked as unused in the file (`fresh`); only texts that quote no position (no
- * error message) are kept. At most `ACROSS_VERSIONS` entries and `ACROSS_CHARS` characters of keys
+ * valid, and a hover there does not elaborate, evaluate and simplify again. Keyed on those texts,
+ * which of them is the declaration's own, and `extra` (the language; a query's offset in its
+ * declaration), checked on use against the names the text picked as unused in the file (`fresh`);
+ * only texts that quote no position (no error message) are kept. At most `ACROSS_VERSIONS` entries and `ACROSS_CHARS` characters of keys
  * and texts (a declaration's closure can be long), the least recently used dropped.
  */
 const across = new Map<string, Computed>();
@@ -39,7 +39,10 @@ export interface Computed { text: string; keep: boolean; fresh: [string, string]
 
 export function acrossVersions(doc: LayoutDocument, decl: ast.Decl, extra: string, compute: () => Computed | undefined): Computed | undefined {
   if (!acrossOn) return compute();
-  const key = `${extra}\u0001${closureOf(doc, decl).map((d) => doc.text.slice(d.range.start, d.range.end)).join('\u0000')}`;
+  // which declaration of the closure the hover is of: two declarations can have the same closure
+  // (each uses a name the other declares, e.g. through a second declaration of a name)
+  const closure = closureOf(doc, decl);
+  const key = `${extra}\u0001${closure.indexOf(decl)}\u0001${closure.map((d) => doc.text.slice(d.range.start, d.range.end)).join('\u0000')}`;
   const hit = across.get(key);
   if (hit && hit.fresh.every(([base, name]) => fresh(doc, base) === name)) {
     stats.hits++;

@@ -289,13 +289,16 @@ export class IncrementalAnalysis {
     }
     const todo = (j: number): boolean => isTodo[j] === 1;
     /** the declarations with diagnostics, in order: those whose results this run set are looked at again */
-    const noisyNow = (): DeclState[] => {
+    const markNoisy = (): void => {
       const mark = (d: DeclState) => {
         if (d.elab?.length || d.schedule?.length || d.rules.some((r) => r?.length)) noisy.add(d);
         else noisy.delete(d);
       };
       for (const j of work) mark(decls[j]);
       for (const [d] of moved) mark(d);
+    };
+    const noisyNow = (): DeclState[] => {
+      markNoisy();
       return [...noisy].sort((x, y) => x.index - y.index);
     };
 
@@ -334,6 +337,9 @@ export class IncrementalAnalysis {
         d.schedule = undefined;
         d.kernel = undefined;
       }
+      // the moved declarations and the finished ones are listed by their diagnostics now: the next
+      // run (of this text) looks at neither again
+      markNoisy();
       this.state = next(true);
       return { diagnostics: [], cancelled: true, stats: { decls: decls.length, chunksParsed: p.parsed, rechecked: 0, elaborated: 0, full: false } };
     };
