@@ -1,5 +1,5 @@
 // Runs every test/**/*.test.ts with node's own test runner (TypeScript through tsx).
-// `node scripts/run-tests.mjs [filter]`: a filter keeps only files whose path contains it.
+// `node scripts/run-tests.mjs [filter...]`: filters keep only files whose path contains one of them.
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
@@ -14,8 +14,9 @@ function walk(dir) {
   }
   return out;
 }
-const filter = process.argv[2];
-const files = walk('test').filter((f) => !filter || f.includes(filter)).sort();
+const filters = process.argv.slice(2);
+const filter = filters.length > 0;
+const files = walk('test').filter((f) => !filter || filters.some((x) => f.includes(x))).sort();
 if (files.length === 0) {
   console.error('no test files found');
   process.exit(1);

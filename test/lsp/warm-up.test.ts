@@ -44,3 +44,18 @@ test('warm-up: one step per event-loop turn, at most `runs`, and none once a req
   await turns(10);
   assert.equal(more.length, n);
 });
+
+test('the main thread\'s warm-up waits while diagnostics are being computed, then runs every step', async () => {
+  const { warmUpMainThread } = await import('../../server/src/lsp/warm-main.js');
+  let paused = true;
+  const steps: number[] = [];
+  const stop = warmUpMainThread(() => paused, (s) => steps.push(s));
+  await new Promise((r) => setTimeout(r, 200));
+  assert.deepEqual(steps, []);
+  paused = false;
+  await new Promise((r) => setTimeout(r, 100));
+  await turns(50);
+  assert.ok(steps.length >= 5, String(steps.length));
+  assert.deepEqual(steps, Array.from({ length: steps.length }, (_, k) => k));
+  stop();
+});

@@ -112,6 +112,11 @@ export class DiagnosticsScheduler {
     return l && l.version === version ? l.diagnostics : undefined;
   }
 
+  /** an analysis is running or waiting to run (its results are to be published soon) */
+  busy(): boolean {
+    return this.running !== undefined || this.pending.size > 0 || this.timers.size > 0;
+  }
+
   dispose(): void {
     for (const t of this.timers.values()) clearTimeout(t);
     this.o.runner.dispose();

@@ -177,6 +177,11 @@ export function startServer(connection: Connection): void {
       interimAfterMs: INTERIM_AFTER_MS,
       earlyMinChars: EARLY_STAGE_MIN_CHARS,
       ready: settingsReady,
+      onPublished: (uri) => {
+        if (!openedUnprepared.delete(uri)) return;
+        const doc = documents.get(uri);
+        if (doc) prepare(doc);
+      },
     });
     ctx = {
       connection,
@@ -219,8 +224,9 @@ export function startServer(connection: Connection): void {
   connection.onInitialized(() => {
     runner?.start();
     void settings.refresh().finally(() => signalReady());
-    // the request path's code compiled before the first request (warm-main.ts)
-    warmUpMainThread();
+    // the request path's code compiled before the first request (warm-main.ts), paused while
+    // diagnostics are being computed (publishing them needs the main thread)
+    warmUpMainThread(() => ctx.scheduler.busy());
     // the workspace symbol index: one scan off the request path, then file-change notifications
     workspaceIndex.setFolders(folders);
     if (watchFilesDynamically) {
@@ -257,7 +263,11 @@ export function startServer(connection: Connection): void {
   documents.onDidOpen((e) => ctx.scheduler.update(e.document, true));
   // the main thread builds each version's snapshot when idle (SnapshotCache.prepare)
   const prepare = (doc: TextDocument) => snapshots.prepare(doc.uri, () => documents.get(doc.uri));
-  documents.onDidOpen((e) => prepare(e.document));
+  // (for an opened document, once its first complete result is published: the whole-file parse of
+  // the snapshot would otherwise hold the main thread while the worker's first results wait to be
+  // published; a request before then builds the snapshot itself)
+  const openedUnprepared = new Set<string>();
+  documents.onDidOpen((e) => openedUnprepared.add(e.document.uri));
   documents.onDidChangeContent((e) => {
     // onDidChangeContent also fires on open; the open handler already scheduled that version
     if (e.document.version !== openedVersion.get(e.document.uri)) {
@@ -282,6 +292,7 @@ export function startServer(connection: Connection): void {
   documents.onDidClose((e) => {
     reindex(e.document.uri);
     openedVersion.delete(e.document.uri);
+    openedUnprepared.delete(e.document.uri);
     snapshots.delete(e.document.uri);
     ctx.scheduler.close(e.document.uri);
   });

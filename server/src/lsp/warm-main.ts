@@ -10,8 +10,12 @@ import { hover } from '../service/hover.js';
 import { defaultSettings } from '../service/settings.js';
 import { WARM_UP_UNITS } from './warm-up.js';
 
-/** Starts warming up; returns a function that stops it. */
-export function warmUpMainThread(): () => void {
+/**
+ * Starts warming up; returns a function that stops it. While `paused()` says so (diagnostics are
+ * being computed: the main thread must be free to publish them), it waits and looks again later.
+ * `onStep` is told each step's number before it runs (tests).
+ */
+export function warmUpMainThread(paused: () => boolean = () => false, onStep?: (step: number) => void): () => void {
   const parser = new ChunkedParser();
   const history = new DocumentHistory();
   let text = WARM_UP_UNITS.slice(0, 2).join('');
@@ -35,10 +39,17 @@ export function warmUpMainThread(): () => void {
   ];
   let next = 0;
   let timer: NodeJS.Immediate | undefined;
+  let wait: NodeJS.Timeout | undefined;
   const step = () => {
     timer = undefined;
+    wait = undefined;
     if (next >= steps.length) return;
+    if (paused()) {
+      wait = setTimeout(step, PAUSE_MS);
+      return;
+    }
     try {
+      onStep?.(next);
       steps[next++]();
     } catch {
       return; // best effort: a warm-up step never matters to a user
@@ -48,7 +59,12 @@ export function warmUpMainThread(): () => void {
   timer = setImmediate(step);
   return () => {
     if (timer) clearImmediate(timer);
+    clearTimeout(wait);
     timer = undefined;
+    wait = undefined;
     next = steps.length;
   };
 }
+
+/** How long a paused warm-up waits before it looks again. */
+const PAUSE_MS = 50;
