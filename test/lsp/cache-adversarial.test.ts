@@ -493,3 +493,16 @@ test('a run stopped before the slow checks, then a settings change: the slow che
   }
   assert.ok(stopped >= 5, String(stopped));
 });
+
+test('a param\'s candidates change (the same layout text, checked at other sizes)', () => {
+  const t = base.replace('param BM = 16', 'param BM = 16 in [8, 16]');
+  sequence('candidates', [
+    t,
+    t.replace('in [8, 16]', 'in [8, 16, 32]'),
+    t.replace('in [8, 16]', 'in [3, 16]'),
+    base,
+    t.replace('param M = 64, N = 32', 'param M = 64 in [64, 96], N = 32'),
+    t.replace('param M = 64, N = 32', 'param M = 64 in [64, 96], N = 32') + 'assume M % 64 == 0\n',
+    t,
+  ]);
+});
