@@ -20,7 +20,7 @@ import { completion } from '../../server/src/service/completion.js';
 import { DocumentHistory, LayoutDocument } from '../../server/src/service/document.js';
 import { ChunkedParser } from '../../server/src/service/chunks.js';
 import { hover } from '../../server/src/service/hover.js';
-import { withoutHoverCache } from '../../server/src/service/hover-cache.js';
+import { hoverCacheStats, withoutHoverCache } from '../../server/src/service/hover-cache.js';
 import { IncrementalAnalysis } from '../../server/src/service/incremental.js';
 import { inlayHints } from '../../server/src/service/inlay-hints.js';
 import { definition, references } from '../../server/src/service/navigation.js';
@@ -372,6 +372,7 @@ function applyStep(us: string[], s: Step): string[] {
 
 test('random edits of whole declarations: every answer equals the answer with nothing kept (property)', () => {
   const settings: Settings[] = [defaultSettings, { ...defaultSettings, hover: { language: 'c' } }, { ...defaultSettings, gpuTarget: 'sm_80' }, { ...defaultSettings, genp: { checkBudget: 10 } }];
+  const hits0 = hoverCacheStats().hits;
   fc.assert(fc.property(fc.array(fc.tuple(stepArb, fc.nat(settings.length - 1)), { minLength: 1, maxLength: Number(process.env.STEPS ?? 6) }), (steps) => {
     let us = units;
     const versions: [string, Settings][] = [[us.join('\n') + '\n', defaultSettings]];
@@ -381,6 +382,8 @@ test('random edits of whole declarations: every answer equals the answer with no
     }
     sequence('random declarations', versions);
   }), { numRuns: Number(process.env.RUNS ?? 60), seed: process.env.RUNS ? undefined : 2611 });
+  // the texts kept across versions were used (the comparisons above are not all of fresh texts)
+  assert.ok(hoverCacheStats().hits - hits0 > 1000, String(hoverCacheStats().hits - hits0));
 });
 
 test('two declarations with the same closure (a kernel named like a param: each uses a name the other declares) keep their own hovers', () => {
@@ -470,4 +473,23 @@ test('a run stopped after moving declarations, then the same text again: the mov
     assert.deepEqual(plain(r.diagnostics), plain(full(t1)), `stopped after ${stopAfter} polls`);
     assert.deepEqual(r.diagnostics.filter((d) => d.code === 'schedule/size-not-positive').map((d) => d.message), ['size M of linalg.matmul must be at least 1, got 0']);
   }
+});
+
+test('a run stopped before the slow checks, then a settings change: the slow check runs with what it depends on elaborated', () => {
+  // found by the property above: the stopped run left the re-checked GenP layout without a slow
+  // result (its list of rule results one short), which `some` does not see: the next run (another
+  // GPU) ran the GenP check without elaborating the layout, and its note was lost
+  const t0 = examples[4]; // nw.layout: a GenP of size n
+  const t1 = t0.replace('param n = 17', 'param n = 0');
+  const want = plain(full(t1));
+  assert.ok(full(t1).some((d) => d.code === 'genp/partially-checked'));
+  let stopped = 0;
+  for (let stopAfter = 0; stopAfter < 40; stopAfter++) {
+    const a = new IncrementalAnalysis();
+    a.diagnose(t0, { budget: BUDGET, gpuTarget: 'sm_90' });
+    let polls = 0;
+    if (a.diagnose(t1, { budget: BUDGET, gpuTarget: 'sm_80', shouldStop: () => ++polls > stopAfter }).cancelled) stopped++;
+    assert.deepEqual(plain(a.diagnose(t1, { budget: BUDGET, gpuTarget: 'sm_90' }).diagnostics), want, `stopped after ${stopAfter} polls`);
+  }
+  assert.ok(stopped >= 5, String(stopped));
 });

@@ -273,7 +273,7 @@ export class IncrementalAnalysis {
     // have all their results
     const full = !old || old.partial || !sameSettings;
     const todoOf = (d: DeclState): boolean => isDirty[d.index] === 1 || d.elab === undefined
-      || d.rules.some((r, ri) => r === undefined && !SLOW[ri] && !rules[ri].global);
+      || lacks(d, false);
     const isTodo = new Uint8Array(decls.length);
     /** the declarations to look at this run, in order */
     let work: number[];
@@ -281,7 +281,7 @@ export class IncrementalAnalysis {
       work = [];
       for (const d of decls) {
         if (todoOf(d)) isTodo[d.index] = 1;
-        if (isTodo[d.index] || d.rules.some((r, ri) => r === undefined && !rules[ri].global) || d.schedule === undefined) work.push(d.index);
+        if (isTodo[d.index] || lacks(d, true) || d.schedule === undefined) work.push(d.index);
       }
     } else {
       work = dirty.sort((x, y) => x - y);
@@ -306,7 +306,7 @@ export class IncrementalAnalysis {
     const closure = new Set<number>();
     const stack: number[] = [];
     // the re-checked declarations, and those whose slow results must be computed again
-    const needs = (j: number): boolean => todo(j) || decls[j].rules.some((r, ri) => r === undefined && !rules[ri].global)
+    const needs = (j: number): boolean => todo(j) || lacks(decls[j], true)
       || (decls[j].decl.kind === 'Schedule' && decls[j].schedule === undefined);
     for (const j of work) if (needs(j)) { closure.add(j); stack.push(j); }
     while (stack.length) {
@@ -453,6 +453,15 @@ function add<T>(m: Map<string, Set<T>>, k: string, v: T): void {
   let s = m.get(k);
   if (!s) m.set(k, (s = new Set()));
   s.add(v);
+}
+
+/**
+ * Does `d` lack the result of a per-declaration rule (a slow one too when `slow`)? Looked up by
+ * index: a stopped run leaves the lists short or with holes, which `some` and `map` skip.
+ */
+function lacks(d: DeclState, slow: boolean): boolean {
+  for (let ri = 0; ri < rules.length; ri++) if (d.rules[ri] === undefined && !rules[ri].global && (slow || !SLOW[ri])) return true;
+  return false;
 }
 
 /** adds `by` to the count of `k`; the new count */
