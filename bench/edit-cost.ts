@@ -6,13 +6,17 @@
 // - the main thread's first hover on the new version (a new snapshot re-using the earlier
 //   versions' work, then the hover of a layout in a kernel).
 // p50 / p95 in ms of CPU (process.cpuUsage: less sensitive to other processes than wall time).
-// `node --import tsx bench/edit-cost.ts [lines...]` (default 500 2000 10000 20000).
+// `node --import tsx bench/edit-cost.ts [lines...]` (default 500 2000 10000 20000) prints the table
+// and writes bench/results/edit-cost.md and .json.
 import { IncrementalAnalysis } from '../server/src/service/incremental.js';
 import { ChunkedParser } from '../server/src/service/chunks.js';
 import { DocumentHistory, LayoutDocument } from '../server/src/service/document.js';
 import { hover } from '../server/src/service/hover.js';
 import { defaultSettings } from '../server/src/service/settings.js';
 import { layoutFile } from './support/lsp-files.js';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg } from 'node:os';
+import { join, resolve } from 'node:path';
 
 const SIZES = process.argv.slice(2).map(Number).filter((n) => n > 0);
 const EDITS = 60;
@@ -39,8 +43,10 @@ function pct(xs: number[], p: number): string {
   return s[Math.min(s.length - 1, Math.max(0, Math.ceil((p / 100) * s.length) - 1))].toFixed(2);
 }
 
-console.log('| lines | analysis, same-length edit p50 / p95 | analysis, length-changing edit p50 / p95 | hover right after an edit p50 / p95 |');
-console.log('|---|---|---|---|');
+const header = '| lines | analysis, same-length edit p50 / p95 | analysis, length-changing edit p50 / p95 | hover right after an edit p50 / p95 |\n|---|---|---|---|';
+console.log(header);
+const rows: string[] = [];
+const json: { lines: number; sameLength: { p50: number; p95: number }; lengthChanging: { p50: number; p95: number }; hoverAfterEdit: { p50: number; p95: number } }[] = [];
 for (const lines of SIZES.length ? SIZES : [500, 2000, 10_000, 20_000]) {
   const original = layoutFile(lines);
   const edits = spots(original, /^param BM\d+ = 128 in \[64, 128\], BN\d+ = 128, BK\d+ = 32, GM\d+ = 8/);
@@ -80,5 +86,14 @@ for (const lines of SIZES.length ? SIZES : [500, 2000, 10_000, 20_000]) {
     if (!r.value) throw new Error('no hover');
     if (i >= WARM) after.push(r.ms);
   }
-  console.log(`| ${lines} | ${pct(same, 50)} / ${pct(same, 95)} | ${pct(moved, 50)} / ${pct(moved, 95)} | ${pct(after, 50)} / ${pct(after, 95)} |`);
+  const row = `| ${lines} | ${pct(same, 50)} / ${pct(same, 95)} | ${pct(moved, 50)} / ${pct(moved, 95)} | ${pct(after, 50)} / ${pct(after, 95)} |`;
+  console.log(row);
+  rows.push(row);
+  const d = (xs: number[]) => ({ p50: Number(pct(xs, 50)), p95: Number(pct(xs, 95)) });
+  json.push({ lines, sameLength: d(same), lengthChanging: d(moved), hoverAfterEdit: d(after) });
 }
+const out = resolve(import.meta.dirname, 'results');
+mkdirSync(out, { recursive: true });
+const machine = `${cpus()[0]?.model ?? 'unknown CPU'}, ${cpus().length} cores, load ${loadavg()[0].toFixed(1)}`;
+writeFileSync(join(out, 'edit-cost.json'), JSON.stringify({ date: new Date().toISOString(), machine, unit: 'ms of CPU per edit, in process', runs: json }, null, 2) + '\n');
+writeFileSync(join(out, 'edit-cost.md'), `# CPU per edit, in process (bench/edit-cost.ts)\n\n${new Date().toISOString()}, ${machine}\n\n${header}\n${rows.join('\n')}\n`);

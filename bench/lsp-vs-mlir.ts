@@ -6,7 +6,10 @@
 //   server publishes a large file's syntax and name diagnostics first, then the full set: the last
 //   publish of the opened version once the server has gone idle, no CPU tick for 300 ms);
 // - didChange (one digit of a constant) -> publishDiagnostics of that version, p50 / p95, with our
-//   debounce at 0 (the server's own work) and at the default 150 ms (what a user waits);
+//   debounce at 0 (the server's own work) and with the default settings (what a user waits; the
+//   default debounce is 0 too, so the two rows differ only by the settings pull);
+// - typing: didChange that inserts a space before a constant or deletes it again (the text's length
+//   changes: every later line moves) -> publishDiagnostics, p50 / p95, debounce 0;
 // - server CPU per edit (/proc/PID/stat, worker threads included; 10 ms ticks, averaged);
 // - hover right after an edit (the first request on the new version), hover the first time at a
 //   spot and repeated at it (p50 / p95), completion (p50 / p95; the client declares the completion-list item
@@ -192,6 +195,25 @@ class Doc {
     this.server.change(this.uri, this.version, { start: p, end: { line: p.line, character: p.character + 1 } }, digit, this.text);
     return this.version;
   }
+  /** types a space before a constant, or deletes the space typed last: every later offset moves */
+  type(i: number): number {
+    const p0 = this.typed;
+    this.version++;
+    if (p0 !== undefined) {
+      const p = this.pos(p0);
+      this.typed = undefined;
+      this.text = this.text.slice(0, p0) + this.text.slice(p0 + 1);
+      this.server.change(this.uri, this.version, { start: p, end: { line: p.line, character: p.character + 1 } }, '', this.text);
+    } else {
+      const at = this.editSpots[(i * 7) % this.editSpots.length];
+      const p = this.pos(at);
+      this.typed = at;
+      this.text = this.text.slice(0, at) + ' ' + this.text.slice(at);
+      this.server.change(this.uri, this.version, { start: p, end: p }, ' ', this.text);
+    }
+    return this.version;
+  }
+  private typed?: number;
   /** hover at a position computed beforehand: converting an offset scans the whole text, client-side work the timings leave out */
   hover(position: { line: number; character: number }): Promise<unknown> {
     return this.server.request('textDocument/hover', { textDocument: { uri: this.uri }, position });
@@ -227,7 +249,9 @@ interface Side {
   openCompleteMs: number;
   diagnosticsAfterEdit: Dist;
   diagnosticsAfterEditDefault: Dist;
+  diagnosticsAfterTyping: Dist;
   cpuPerEditMs: number;
+  cpuPerTypingMs: number;
   hoverAfterEdit: Dist;
   hoverFirst: Dist;
   hoverRepeated: Dist;
@@ -273,7 +297,7 @@ async function measure(lines: number, mlirAvailable: boolean): Promise<{ lines: 
     }
 
     // didChange -> publishDiagnostics, interleaved; CPU per edit
-    const editLoop = async (n: number, warm: number) => {
+    const editLoop = async (n: number, warm: number, typing = false) => {
       const lat = new Map<Server, number[]>(sides.map((s) => [s, []]));
       const cpu = new Map<Server, number>(sides.map((s) => [s, 0]));
       for (let i = 0; i < n + warm; i++) {
@@ -281,7 +305,7 @@ async function measure(lines: number, mlirAvailable: boolean): Promise<{ lines: 
           const d = docs.get(s)!;
           const c0 = s.stat().cpuMs;
           const t0 = performance.now();
-          const v = d.edit(i);
+          const v = typing ? d.type(i) : d.edit(i);
           await s.diagnostics(d.uri, v);
           const ms = performance.now() - t0;
           if (i >= warm) {
@@ -297,6 +321,12 @@ async function measure(lines: number, mlirAvailable: boolean): Promise<{ lines: 
     for (const s of sides) {
       rec(s).diagnosticsAfterEdit = dist(zero.lat.get(s)!);
       rec(s).cpuPerEditMs = round(zero.cpu.get(s)! / n);
+    }
+    // typing: a space inserted, then deleted (an even count: the text ends as it was)
+    const typing = await editLoop(2 * Math.ceil(n / 2), WARMUP_EDITS, true);
+    for (const s of sides) {
+      rec(s).diagnosticsAfterTyping = dist(typing.lat.get(s)!);
+      rec(s).cpuPerTypingMs = round(typing.cpu.get(s)! / (2 * Math.ceil(n / 2)));
     }
 
     // hover as the first request on a new version (the edit's analysis may still run)
@@ -362,7 +392,7 @@ async function measure(lines: number, mlirAvailable: boolean): Promise<{ lines: 
     }
     for (const s of sides) rec(s).completion = dist(comp.get(s)!);
 
-    // the default settings (debounce 150 ms): what a user waits after a keystroke
+    // the default settings: what a user waits after a keystroke
     ours.configure({});
     await new Promise((r) => setTimeout(r, 300));
     await ours.diagnostics(docs.get(ours)!.uri, docs.get(ours)!.version);
@@ -400,6 +430,9 @@ async function main(): Promise<void> {
     ['didChange → publishDiagnostics p50, default settings (ms)', (s) => s.diagnosticsAfterEditDefault.p50],
     ['didChange → publishDiagnostics p95, default settings (ms)', (s) => s.diagnosticsAfterEditDefault.p95],
     ['server CPU per edit (ms)', (s) => s.cpuPerEditMs],
+    ['typing (length changes) → publishDiagnostics p50 (ms)', (s) => s.diagnosticsAfterTyping.p50],
+    ['typing (length changes) → publishDiagnostics p95 (ms)', (s) => s.diagnosticsAfterTyping.p95],
+    ['server CPU per typed character (ms)', (s) => s.cpuPerTypingMs],
     ['hover right after an edit p50 (ms)', (s) => s.hoverAfterEdit.p50],
     ['hover right after an edit p95 (ms)', (s) => s.hoverAfterEdit.p95],
     ['hover first time p50 (ms)', (s) => s.hoverFirst.p50],

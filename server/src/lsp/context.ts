@@ -60,30 +60,33 @@ export class SnapshotCache {
   delete(uri: string): void {
     this.cache.delete(uri);
     this.parsers.delete(uri);
+    clearTimeout(this.waiting.get(uri));
     this.waiting.delete(uri);
   }
 
-  private readonly waiting = new Set<string>();
+  private readonly waiting = new Map<string, NodeJS.Timeout>();
 
   /**
-   * Builds the current version's snapshot (its parse and name resolution: the whole file for a
-   * document just opened, only what an edit touched for a later version) as soon as the thread is
-   * free, while the worker analyses it, so that a request that comes later (a hover once the
-   * diagnostics are in) finds it ready; a request already queued builds it itself. `current` gives
-   * the document then (a later edit's version, or none once closed).
+   * Builds the snapshot of `version` (its parse and name resolution: the whole file for a document
+   * just opened, only what an edit touched or moved for a later version) once the document has
+   * stayed at that version for `idleMs`, so that a request that comes later (a hover once the user
+   * stops typing) finds it ready; while the user types, nothing is built ahead (a request builds
+   * what it needs itself). `current` gives the document then (none once closed).
    */
-  prepare(uri: string, current: () => TextDocument | undefined): void {
-    if (this.waiting.has(uri)) return;
-    this.waiting.add(uri);
-    setImmediate(() => {
-      if (!this.waiting.delete(uri)) return; // closed meanwhile
+  prepare(uri: string, version: number, current: () => TextDocument | undefined, idleMs: number): void {
+    clearTimeout(this.waiting.get(uri));
+    const timer = setTimeout(() => {
+      if (this.waiting.get(uri) !== timer) return;
+      this.waiting.delete(uri);
       const doc = current();
-      if (!doc || this.cache.get(uri)?.version === doc.version) return;
+      if (!doc || doc.version !== version || this.cache.get(uri)?.version === doc.version) return;
       try {
         void this.get(doc).symbols;
       } catch {
         /* a request on it reports the failure */
       }
-    });
+    }, idleMs);
+    timer.unref();
+    this.waiting.set(uri, timer);
   }
 }

@@ -50,6 +50,8 @@ import { EMIT_COMMAND, PICTURE_REQUEST, type LayoutInitializationOptions } from 
 import { commandLine } from './command-line.js';
 import { configureHeap } from './heap.js';
 
+/** How long a document stays unedited before the main thread builds its snapshot ahead of requests. */
+const PREPARE_IDLE_MS = 250;
 /** A full analysis that runs longer than this is stopped (the file gets its syntax diagnostics and a note). */
 const ANALYSIS_TIMEOUT_MS = envInt('LAYOUT_ANALYSIS_TIMEOUT_MS', 20_000);
 /** After this long, a running analysis's syntax and name diagnostics are published meanwhile. */
@@ -177,11 +179,7 @@ export function startServer(connection: Connection): void {
       interimAfterMs: INTERIM_AFTER_MS,
       earlyMinChars: EARLY_STAGE_MIN_CHARS,
       ready: settingsReady,
-      onPublished: (uri) => {
-        if (!openedUnprepared.delete(uri)) return;
-        const doc = documents.get(uri);
-        if (doc) prepare(doc);
-      },
+      onPublished: (uri, version) => snapshots.prepare(uri, version, () => documents.get(uri), PREPARE_IDLE_MS),
     });
     ctx = {
       connection,
@@ -261,19 +259,14 @@ export function startServer(connection: Connection): void {
   }
 
   documents.onDidOpen((e) => ctx.scheduler.update(e.document, true));
-  // the main thread builds each version's snapshot when idle (SnapshotCache.prepare)
-  const prepare = (doc: TextDocument) => snapshots.prepare(doc.uri, () => documents.get(doc.uri));
-  // (for an opened document, once its first complete result is published: the whole-file parse of
-  // the snapshot would otherwise hold the main thread while the worker's first results wait to be
-  // published; a request before then builds the snapshot itself)
-  const openedUnprepared = new Set<string>();
-  documents.onDidOpen((e) => openedUnprepared.add(e.document.uri));
+  // The main thread builds a version's snapshot ahead of requests (SnapshotCache.prepare) once its
+  // complete diagnostics are published and no edit has come for PREPARE_IDLE_MS: built while the
+  // worker analyses the version, or between keystrokes, its parse and name resolution (a whole-file
+  // parse after an open; after an edit, every declaration the edit moved) would compete with the
+  // worker and hold back the next result. A request that comes before builds it itself.
   documents.onDidChangeContent((e) => {
     // onDidChangeContent also fires on open; the open handler already scheduled that version
-    if (e.document.version !== openedVersion.get(e.document.uri)) {
-      ctx.scheduler.update(e.document);
-      prepare(e.document);
-    }
+    if (e.document.version !== openedVersion.get(e.document.uri)) ctx.scheduler.update(e.document);
   });
   const openedVersion = new Map<string, number>();
   documents.onDidOpen((e) => openedVersion.set(e.document.uri, e.document.version));
@@ -292,7 +285,6 @@ export function startServer(connection: Connection): void {
   documents.onDidClose((e) => {
     reindex(e.document.uri);
     openedVersion.delete(e.document.uri);
-    openedUnprepared.delete(e.document.uri);
     snapshots.delete(e.document.uri);
     ctx.scheduler.close(e.document.uri);
   });
