@@ -7,14 +7,14 @@
 //   versions' work, then the hover of a layout in a kernel).
 // p50 / p95 in ms of CPU (process.cpuUsage: less sensitive to other processes than wall time).
 // `node --import tsx bench/edit-cost.ts [lines...]` (default 500 2000 10000 20000) prints the table
-// and writes bench/results/edit-cost.md and .json.
+// and writes bench/results/edit-cost.md and .json (and its row in bench/results/README.md).
 import { IncrementalAnalysis } from '../server/src/service/incremental.js';
 import { ChunkedParser } from '../server/src/service/chunks.js';
 import { DocumentHistory, LayoutDocument } from '../server/src/service/document.js';
 import { hover } from '../server/src/service/hover.js';
 import { defaultSettings } from '../server/src/service/settings.js';
 import { layoutFile } from './support/lsp-files.js';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
 
@@ -97,3 +97,11 @@ mkdirSync(out, { recursive: true });
 const machine = `${cpus()[0]?.model ?? 'unknown CPU'}, ${cpus().length} cores, load ${loadavg()[0].toFixed(1)}`;
 writeFileSync(join(out, 'edit-cost.json'), JSON.stringify({ date: new Date().toISOString(), machine, unit: 'ms of CPU per edit, in process', runs: json }, null, 2) + '\n');
 writeFileSync(join(out, 'edit-cost.md'), `# CPU per edit, in process (bench/edit-cost.ts)\n\n${new Date().toISOString()}, ${machine}\n\n${header}\n${rows.join('\n')}\n`);
+// its row in bench/results/README.md (the table of every benchmark's latest figures)
+const readme = join(out, 'README.md');
+if (existsSync(readme)) {
+  const cells = json.map((r) => `${r.lines} lines ${r.sameLength.p50.toFixed(2)} / ${r.lengthChanging.p50.toFixed(2)} / ${r.hoverAfterEdit.p50.toFixed(2)}`).join('; ');
+  const row = `| edit-cost | ${new Date().toISOString().slice(0, 10)} | CPU per edit in process (p50 ms), same-length / length-changing / hover right after: ${cells} | edit-cost.json, edit-cost.md |`;
+  const kept = readFileSync(readme, 'utf8').split('\n').filter((l) => !l.startsWith('| edit-cost |'));
+  writeFileSync(readme, kept.join('\n').replace(/\n*$/, '\n') + row + '\n');
+}
