@@ -17,7 +17,8 @@ import { parse, resolve } from '../../../grammar/src/index.js';
 import type * as ast from '../../../grammar/src/ast.js';
 import type { Diagnostic } from '../../../grammar/src/diagnostic.js';
 import { writeFileAtomic } from '../service/write-file.js';
-import { readPlainFile, readPlainFileOr } from '../service/read-file.js';
+import { readPlainFile } from '../service/read-file.js';
+import { templateReaderWithin } from '../service/kernel-checks.js';
 import { EMIT_COMMAND, EMIT_TARGETS, type EmitArgs, type EmitResult } from './protocol.js';
 import type { ServerContext } from './context.js';
 
@@ -49,18 +50,8 @@ export async function executeEmit(ctx: ServerContext, p: ExecuteCommandParams): 
   }
   const root = workspaceRootOf(ctx.workspaceFolders(), path);
   if (!root) return fail(`${path} is not inside a workspace folder; the server writes only inside the workspace`);
-  const readTemplate = (abs: string): string | undefined | { unreadable: string } => {
-    try {
-      const real = realpathSync(abs);
-      if (!inside(realpathSync(root), real)) return undefined;
-      const openTpl = ctx.documents.get(pathToFileURL(real).href);
-      if (openTpl) return openTpl.getText();
-      const r = readPlainFileOr(real); // never a FIFO or device
-      return typeof r === 'string' || 'unreadable' in r ? r : undefined;
-    } catch {
-      return undefined;
-    }
-  };
+  // an open template's text, not the file's
+  const readTemplate = templateReaderWithin(root, (real) => ctx.documents.get(pathToFileURL(real).href)?.getText());
   const sourceLabel = nodePath.relative(root, path).split(nodePath.sep).join('/');
   let result: CodegenResult;
   try {

@@ -8,7 +8,7 @@ import { completion } from '../service/completion.js';
 import { DocumentHistory, LayoutDocument } from '../service/document.js';
 import { hover } from '../service/hover.js';
 import { defaultSettings } from '../service/settings.js';
-import { WARM_UP_UNITS } from './warm-up.js';
+import { stepByStep, WARM_UP_UNITS } from './warm-up.js';
 
 /**
  * Starts warming up; returns a function that stops it. While `paused()` says so (diagnostics are
@@ -37,33 +37,10 @@ export function warmUpMainThread(paused: () => boolean = () => false, onStep?: (
       hover(doc, at('X1[pid_m'), defaultSettings);
     },
   ];
-  let next = 0;
-  let timer: NodeJS.Immediate | undefined;
-  let wait: NodeJS.Timeout | undefined;
-  const step = () => {
-    timer = undefined;
-    wait = undefined;
-    if (next >= steps.length) return;
-    if (paused()) {
-      wait = setTimeout(step, PAUSE_MS);
-      return;
-    }
-    try {
-      onStep?.(next);
-      steps[next++]();
-    } catch {
-      return; // best effort: a warm-up step never matters to a user
-    }
-    timer = setImmediate(step);
-  };
-  timer = setImmediate(step);
-  return () => {
-    if (timer) clearImmediate(timer);
-    clearTimeout(wait);
-    timer = undefined;
-    wait = undefined;
-    next = steps.length;
-  };
+  return stepByStep(steps.length, (i) => {
+    onStep?.(i);
+    steps[i]();
+  }, { paused, pauseMs: PAUSE_MS });
 }
 
 /** How long a paused warm-up waits before it looks again. */

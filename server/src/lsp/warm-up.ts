@@ -68,32 +68,50 @@ const PARSE_ONLY_STEPS = 24;
  * about half the cost after these). Returns a function that stops it.
  */
 export function warmUp(busy: () => boolean, runs = WARM_UP_RUNS, onStep?: (step: number) => void): () => void {
-  let left = runs;
-  let timer: NodeJS.Immediate | undefined;
   const sample = WARM_UP_UNITS.join('\n');
-  let done = 0;
+  return stepByStep(runs, (done) => {
+    // the first steps only parse one unit (short steps, the first of which builds the parser and
+    // the lexer: the parser is hot soon, and a document that arrives meanwhile waits for little)
+    const unit = WARM_UP_UNITS[(runs - 1 - done) % WARM_UP_UNITS.length];
+    onStep?.(done);
+    if (done < PARSE_ONLY_STEPS) new ChunkedParser().parse(unit);
+    else {
+      new ChunkedParser().parse(sample);
+      new IncrementalAnalysis().diagnose(unit);
+    }
+  }, { stop: busy });
+}
+
+/**
+ * Runs `run(0)`, `run(1)`, ... up to `count` steps, one per event-loop turn (a request waits at most
+ * one step), the warm-ups' schedule: it ends when `stop()` says so or a step throws (warming is best
+ * effort); while `paused()` says so it waits `pauseMs` and looks again. Returns a function that stops it.
+ */
+export function stepByStep(count: number, run: (step: number) => void, o: { stop?: () => boolean; paused?: () => boolean; pauseMs?: number } = {}): () => void {
+  let next = 0;
+  let timer: NodeJS.Immediate | undefined;
+  let wait: NodeJS.Timeout | undefined;
   const step = () => {
     timer = undefined;
-    if (busy() || left-- <= 0) return;
+    wait = undefined;
+    if (next >= count || o.stop?.()) return;
+    if (o.paused?.()) {
+      wait = setTimeout(step, o.pauseMs ?? 50);
+      return;
+    }
     try {
-      // the first steps only parse one unit (short steps, the first of which builds the parser and
-      // the lexer: the parser is hot soon, and a document that arrives meanwhile waits for little)
-      const unit = WARM_UP_UNITS[left % WARM_UP_UNITS.length];
-      onStep?.(done);
-      if (done++ < PARSE_ONLY_STEPS) new ChunkedParser().parse(unit);
-      else {
-        new ChunkedParser().parse(sample);
-        new IncrementalAnalysis().diagnose(unit);
-      }
+      run(next++);
     } catch {
-      return; // never: diagnose does not throw; warming is best effort anyway
+      return;
     }
     timer = setImmediate(step);
   };
   timer = setImmediate(step);
   return () => {
     if (timer) clearImmediate(timer);
+    clearTimeout(wait);
     timer = undefined;
-    left = 0;
+    wait = undefined;
+    next = count;
   };
 }

@@ -14,14 +14,17 @@ import { kernelDiagnosticsOfFile, kernelTemplateDiagnostics, type TemplateAccess
 
 /**
  * Reads template files inside `root` only: a path that leaves it, also through a symbolic link, reads
- * as missing (undefined), as does anything that cannot be read.
+ * as missing (undefined), as does a missing file; what is not a plain file or cannot be read says why.
+ * `open` gives the text of a template the editor has open (by its real path), read instead of the file.
  */
-export function templateReaderWithin(root: string): (absPath: string) => string | undefined | { unreadable: string } {
+export function templateReaderWithin(root: string, open?: (realPath: string) => string | undefined): (absPath: string) => string | undefined | { unreadable: string } {
   return (abs) => {
     try {
       const real = realpathSync(abs);
       const rel = nodePath.relative(realpathSync(root), real);
       if (rel.startsWith('..') || nodePath.isAbsolute(rel)) return undefined;
+      const text = open?.(real);
+      if (text !== undefined) return text;
       const r = readPlainFileOr(real); // never a FIFO or device: they would block for ever
       return typeof r === 'string' || 'unreadable' in r ? r : undefined;
     } catch {
