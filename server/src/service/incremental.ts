@@ -371,9 +371,7 @@ export class IncrementalAnalysis {
     let env: ScheduleEnv | undefined;
     for (const j of work) {
       const d = decls[j];
-      let busy = todo(j) || d.schedule === undefined;
-      for (let ri = 0; !busy && ri < rules.length; ri++) if (!SLOW[ri] && !rules[ri].global && d.rules[ri] === undefined) busy = true;
-      if (!busy) continue;
+      if (!todo(j) && d.schedule !== undefined && !lacks(d, false)) continue;
       if (stop?.()) return abandon();
       const one: RuleContext = { ...ctx, decls: [d.decl] };
       for (let ri = 0; ri < rules.length; ri++) {
@@ -481,7 +479,6 @@ function runRule(run: (ctx: RuleContext) => { diagnostics: Diagnostic[]; cancell
   }
 }
 
-/** The names a declaration declares and uses, and whether it holds a GenP call. */
 /** The names a declaration declares, every name it uses, and whether it contains a `GenP(...)` call. */
 export function names(d: ast.Decl): { defines: string[]; uses: Set<string>; genp: boolean } {
   const defines: string[] = d.kind === 'Param' ? d.items.map((it) => it.name.name) : d.kind === 'Assume' ? [] : [d.name.name];

@@ -215,11 +215,15 @@ export function queryFigures(doc: LayoutDocument, q: ast.IndexExpr | ast.MethodC
     return r.ok ? { text: JSON.stringify([r.texts, r.ops]), keep: true, fresh: [] } : undefined;
   };
   const decl = declAt(doc.file, q.range.start);
-  const at = decl ? `${q.kind}:${q.range.start - decl.range.start}:${q.range.end - decl.range.start}` : '';
-  const json = cached(doc, `I:${q.range.start}:${q.range.end}:${lang}`, () => (decl ? acrossVersions(doc, decl, `I:${lang}:${at}`, compute) : compute())?.text);
+  const json = cached(doc, `I:${q.range.start}:${q.range.end}:${lang}`, () => (decl ? acrossVersions(doc, decl, `I:${lang}:${placeIn(decl, q)}`, compute) : compute())?.text);
   if (json === undefined) return undefined;
   const [texts, ops] = JSON.parse(json) as [string[], number[]];
   return { texts, ops };
+}
+
+/** A query's place in its declaration's text (what identifies it there across versions): its kind and offsets relative to the declaration. */
+function placeIn(decl: ast.Decl, q: ast.IndexExpr | ast.MethodCall): string {
+  return `${q.kind}:${q.range.start - decl.range.start}:${q.range.end - decl.range.start}`;
 }
 
 /**
@@ -245,9 +249,7 @@ export function queryHover(doc: LayoutDocument, q: ast.IndexExpr | ast.MethodCal
   return cached(doc, `Q:${q.range.start}:${lang}:${component ?? ''}`, () => {
     const decl = declAt(doc.file, q.range.start);
     const compute = () => computeQueryHover(doc, q, lang, component);
-    // the query is the node at the same place in its declaration's text
-    const at = decl ? `${q.kind}:${q.range.start - decl.range.start}:${q.range.end - decl.range.start}` : '';
-    return (decl ? acrossVersions(doc, decl, `Q:${lang}:${component ?? ''}:${at}`, compute) : compute())?.text;
+    return (decl ? acrossVersions(doc, decl, `Q:${lang}:${component ?? ''}:${placeIn(decl, q)}`, compute) : compute())?.text;
   });
 }
 
