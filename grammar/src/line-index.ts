@@ -22,16 +22,7 @@ export class LineIndex {
     if (text.indexOf('\r') < 0) {
       // only `\n` (the common case): the engine's search is much faster than a loop over every character
       for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) starts.push(i + 1);
-    } else {
-      for (let i = 0; i < text.length; i++) {
-        const c = text.charCodeAt(i);
-        if (c === 10) starts.push(i + 1);
-        else if (c === 13) {
-          if (text.charCodeAt(i + 1) === 10) i++;
-          starts.push(i + 1);
-        }
-      }
-    }
+    } else pushLineStarts(text, 0, text.length, starts);
     this.starts = starts;
   }
 
@@ -83,5 +74,24 @@ export class LineIndex {
   format(offset: number): string {
     const p = this.position(offset);
     return `${p.line + 1}:${p.character + 1}`;
+  }
+}
+
+/**
+ * Pushes onto `out` the start of every line that a line break (`\n`, `\r\n` or `\r`) beginning in
+ * `text[from, to)` opens, up to (not including) `limit`.
+ */
+export function pushLineStarts(text: string, from: number, to: number, out: number[], limit = Infinity): void {
+  for (let i = from; i < to; i++) {
+    const c = text.charCodeAt(i);
+    let at = -1;
+    if (c === 10) at = i + 1;
+    else if (c === 13) {
+      if (text.charCodeAt(i + 1) === 10) i++;
+      at = i + 1;
+    }
+    if (at < 0) continue;
+    if (at >= limit) break;
+    out.push(at);
   }
 }

@@ -14,7 +14,7 @@
 // syntax diagnostics (`MAX_DIAGNOSTICS`), the file is parsed whole instead.
 import type * as ast from '../../../grammar/src/ast.js';
 import type { Diagnostic } from '../../../grammar/src/diagnostic.js';
-import { LineIndex } from '../../../grammar/src/line-index.js';
+import { LineIndex, pushLineStarts } from '../../../grammar/src/line-index.js';
 import { MAX_DIAGNOSTICS, parse } from '../../../grammar/src/parse.js';
 
 /** One chunk of one version: its text, where it starts, and its parse in file offsets. */
@@ -204,18 +204,7 @@ export class ChunkedParser {
     const lineStarts: number[] = [];
     let i = 0;
     for (; i < oldStarts.length && oldStarts[i] <= r0; i++) lineStarts.push(oldStarts[i]);
-    for (let j = r0; j < q - 1; j++) {
-      const c = text.charCodeAt(j);
-      let at = -1;
-      if (c === 10) at = j + 1;
-      else if (c === 13) {
-        if (text.charCodeAt(j + 1) === 10) j++;
-        at = j + 1;
-      }
-      if (at < 0) continue;
-      if (at >= q) break;
-      lineStarts.push(at);
-    }
+    pushLineStarts(text, r0, q - 1, lineStarts, q);
     let k = oldStarts.length;
     while (k > 0 && oldStarts[k - 1] + delta >= q) k--;
     for (; k < oldStarts.length; k++) lineStarts.push(oldStarts[k] + delta);
