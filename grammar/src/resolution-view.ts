@@ -146,10 +146,36 @@ export class Composed implements Resolution {
   }
 }
 
+/** A read-only map over data kept elsewhere: the iteration methods, from `entries()`. */
+abstract class MapView<K, V> implements ReadonlyMap<K, V> {
+  abstract get(key: K): V | undefined;
+  abstract has(key: K): boolean;
+  abstract get size(): number;
+  abstract entries(): MapIterator<[K, V]>;
+
+  *keys(): MapIterator<K> {
+    for (const [k] of this.entries()) yield k;
+  }
+
+  *values(): MapIterator<V> {
+    for (const [, v] of this.entries()) yield v;
+  }
+
+  [Symbol.iterator](): MapIterator<[K, V]> {
+    return this.entries();
+  }
+
+  forEach(f: (value: V, key: K, map: ReadonlyMap<K, V>) => void): void {
+    for (const [k, v] of this.entries()) f(v, k, this);
+  }
+}
+
 /** The top-level names over a first-declaration table: looked up directly, listed in source order. */
-class GlobalsView implements ReadonlyMap<string, Definition> {
+class GlobalsView extends MapView<string, Definition> {
   private sorted?: [string, Definition][];
-  constructor(private readonly table: () => ReadonlyMap<string, Global>) {}
+  constructor(private readonly table: () => ReadonlyMap<string, Global>) {
+    super();
+  }
 
   get(name: string): Definition | undefined {
     return this.table().get(name)?.def;
@@ -168,21 +194,6 @@ class GlobalsView implements ReadonlyMap<string, Definition> {
     yield* this.sorted;
   }
 
-  *keys(): MapIterator<string> {
-    for (const [k] of this.entries()) yield k;
-  }
-
-  *values(): MapIterator<Definition> {
-    for (const [, v] of this.entries()) yield v;
-  }
-
-  [Symbol.iterator](): MapIterator<[string, Definition]> {
-    return this.entries();
-  }
-
-  forEach(f: (value: Definition, key: string, map: ReadonlyMap<string, Definition>) => void): void {
-    for (const [k, v] of this.entries()) f(v, k, this);
-  }
 }
 
 /** the index of the last declaration that starts at or before `offset` (-1: none) */
@@ -214,7 +225,7 @@ function indexOf(u: Unit, tops: readonly Top[]): NonNullable<Unit['index']> {
  * the declaration that contains the node, which is where its entry is. `first` are entries before the
  * units' (the top-level declarations).
  */
-class UnitMap<K extends { range: ast.Range }, V> implements ReadonlyMap<K, V> {
+class UnitMap<K extends { range: ast.Range }, V> extends MapView<K, V> {
   private last = -1;
 
   constructor(
@@ -224,7 +235,9 @@ class UnitMap<K extends { range: ast.Range }, V> implements ReadonlyMap<K, V> {
     /** entries before the units' (the top-level declaring identifiers): lookup and listing */
     private readonly firstGet: (key: K) => V | undefined,
     private readonly firstEntries: () => Iterable<[K, V]> = () => [],
-  ) {}
+  ) {
+    super();
+  }
 
   get(key: K): V | undefined {
     const f = this.firstGet(key);
@@ -264,20 +277,5 @@ class UnitMap<K extends { range: ast.Range }, V> implements ReadonlyMap<K, V> {
     for (const u of this.units) yield* this.of(u).entries();
   }
 
-  *keys(): MapIterator<K> {
-    for (const [k] of this.entries()) yield k;
-  }
-
-  *values(): MapIterator<V> {
-    for (const [, v] of this.entries()) yield v;
-  }
-
-  [Symbol.iterator](): MapIterator<[K, V]> {
-    return this.entries();
-  }
-
-  forEach(f: (value: V, key: K, map: ReadonlyMap<K, V>) => void): void {
-    for (const [k, v] of this.entries()) f(v, k, this);
-  }
 }
 
