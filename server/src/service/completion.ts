@@ -10,7 +10,7 @@ import type * as ast from '../../../grammar/src/ast.js';
 import type { TokenInfo } from '../../../grammar/src/token-info.js';
 import { PAYLOAD_OPS } from '../check/schedule/index.js';
 import { TARGETS as GPU_TARGETS } from '../check/targets.js';
-import type { LayoutDocument } from './document.js';
+import { firstEndingFrom, type LayoutDocument } from './document.js';
 import { CONSTRUCTORS, FUNCTIONS, KERNEL_TARGETS, METHODS, primitives, signatureLabel, type Builtin } from './builtins.js';
 import { lineStartOf, tokensOfLines } from './local-tokens.js';
 import type { Definition } from '../../../grammar/src/resolve.js';
@@ -188,16 +188,8 @@ export function visibleNames(doc: LayoutDocument, offset: number, globals = glob
 
 /** The top-level declarations whose range contains `offset` (end inclusive: two when one ends where the next starts). */
 function declsAround(decls: readonly ast.Decl[], offset: number): ast.Decl[] {
-  // the first declaration that ends at or after `offset` (declarations are in source order)
-  let lo = 0;
-  let hi = decls.length - 1;
-  while (lo <= hi) {
-    const mid = (lo + hi) >> 1;
-    if (decls[mid].range.end < offset) lo = mid + 1;
-    else hi = mid - 1;
-  }
   const out: ast.Decl[] = [];
-  for (let k = lo; k < decls.length && decls[k].range.start <= offset; k++) if (contains(decls[k].range, offset)) out.push(decls[k]);
+  for (let k = firstEndingFrom(decls, offset); k < decls.length && decls[k].range.start <= offset; k++) if (contains(decls[k].range, offset)) out.push(decls[k]);
   return out;
 }
 

@@ -73,9 +73,26 @@ export class LayoutDocument {
   }
 }
 
-/** The declaration that contains `offset`, if any. */
+/**
+ * The declaration that contains `offset`, if any (the first one where two touch). The declarations
+ * are in source order and do not overlap: found by binary search (hovers and inlay hints ask this for
+ * every query they show).
+ */
 export function declAt(file: ast.File, offset: number): ast.Decl | undefined {
-  return file.decls.find((d) => d.range.start <= offset && offset <= d.range.end);
+  const d = file.decls[firstEndingFrom(file.decls, offset)];
+  return d && d.range.start <= offset ? d : undefined;
+}
+
+/** The index of the first of `decls` (in source order) that ends at or after `offset` (`decls.length`: none). */
+export function firstEndingFrom(decls: readonly ast.Decl[], offset: number): number {
+  let lo = 0;
+  let hi = decls.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    if (decls[mid].range.end < offset) lo = mid + 1;
+    else hi = mid - 1;
+  }
+  return lo;
 }
 
 /** The innermost chain of nodes containing `offset`, outermost first (File excluded). */
