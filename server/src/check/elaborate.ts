@@ -34,13 +34,7 @@ export interface Elaboration {
 /** Elaborates a resolved file. Never throws. */
 export function elaborate(file: ast.File, resolution: Resolution, options: ElaborateOptions = {}): Elaboration {
   const el = new Elaborator(resolution, options);
-  for (const d of file.decls) {
-    try {
-      el.decl(d);
-    } catch (e) {
-      el.report('elab/internal-error', d.range, `internal error while elaborating: ${e instanceof Error ? e.message : String(e)}`, 'warning');
-    }
-  }
+  for (const d of file.decls) el.guardedDecl(d);
   return { model: el.model, diagnostics: el.diagnostics };
 }
 
@@ -67,6 +61,15 @@ export class Elaborator {
   // ------------------------------------------------------------------ declarations
 
   /** Elaborates one declaration. A name declared twice keeps its first definition (as name resolution binds uses). */
+  /** `decl(d)`, where an internal error (a bug) becomes an `elab/internal-error` warning on `d` instead of a crash */
+  guardedDecl(d: ast.Decl): void {
+    try {
+      this.decl(d);
+    } catch (e) {
+      this.report('elab/internal-error', d.range, `internal error while elaborating: ${e instanceof Error ? e.message : String(e)}`, 'warning');
+    }
+  }
+
   decl(d: ast.Decl): void {
     this.current = d;
     this.role = d.kind === 'Perm' ? 'perm' : d.kind === 'Kernel' || d.kind === 'Schedule' ? 'other' : 'size';

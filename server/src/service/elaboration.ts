@@ -147,13 +147,7 @@ function elaborateClosure(doc: LayoutDocument, m: DocModels, decl: ast.Decl, ove
   const kept = carried?.get(decl);
   if (kept && same(kept.decls, order) && same(kept.units, units)) return kept.result;
   const el = new Elaborator(resolution, overrides ? { overrides } : {});
-  for (const d of order) {
-    try {
-      el.decl(d);
-    } catch (e) {
-      el.report('elab/internal-error', d.range, `internal error while elaborating: ${e instanceof Error ? e.message : String(e)}`, 'warning');
-    }
-  }
+  for (const d of order) el.guardedDecl(d);
   const result = { model: el.model, diagnostics: el.diagnostics };
   carried?.set(decl, { decls: order, units, result });
   return result;

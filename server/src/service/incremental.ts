@@ -349,11 +349,7 @@ export class IncrementalAnalysis {
       if (stop?.()) return abandon();
       const d = decls[j].decl;
       const before = el.diagnostics.length;
-      try {
-        el.decl(d);
-      } catch (e) {
-        el.report('elab/internal-error', d.range, `internal error while elaborating: ${e instanceof Error ? e.message : String(e)}`, 'warning');
-      }
+      el.guardedDecl(d);
       if (todo(j)) decls[j].elab = el.diagnostics.slice(before);
     }
 

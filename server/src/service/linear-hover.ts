@@ -27,13 +27,7 @@ function linearsModel(doc: LayoutDocument): Model {
   const needed = new Set<ast.Decl>();
   for (const d of doc.file.decls) if (d.kind === 'Linear') for (const c of closureOf(doc, d)) needed.add(c);
   const el = new Elaborator(doc.symbols.resolution, {});
-  for (const d of [...needed].sort((a, b) => a.range.start - b.range.start)) {
-    try {
-      el.decl(d);
-    } catch {
-      // as `elaborate`: an internal error is a warning of the analysis, the declaration simply has no value
-    }
-  }
+  for (const d of [...needed].sort((a, b) => a.range.start - b.range.start)) el.guardedDecl(d);
   return el.model;
 }
 function linearOf(doc: LayoutDocument) {
