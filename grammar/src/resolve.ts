@@ -95,9 +95,10 @@ export function resolve(file: ast.File, text: string | LineIndex, cache?: Resolv
 
 export interface Global {
   def: Definition;
-  /** uses at or after this offset see the definition */
-  visibleFrom: number;
-  /** the declaration (or `param` item) that a use inside of is a self-reference */
+  /**
+   * the declaration (or `param` item) that a use inside of is a self-reference; uses at or after its
+   * end see the definition (read from the range itself: a kept declaration moves, service/chunks.ts)
+   */
   own: ast.Range;
 }
 
@@ -123,7 +124,7 @@ export interface Unit {
   looked: Map<string, Definition | undefined>;
   /** the top-level definitions its uses resolve to */
   bound: Set<Definition>;
-  /** the symbolAt index: uses and declaring identifiers (its top-level ones too), by start */
+  /** the symbolAt index: uses and declaring identifiers (its top-level ones too), by start, offsets relative to the declaration's start */
   index?: { start: number; end: number; node: NameUse; definition: Definition }[];
 }
 
@@ -180,7 +181,7 @@ export function tableOf(decls: readonly ast.Decl[], cache: ResolveCache): Map<st
   for (const d of decls) {
     for (const { def, own } of topsOf(cache, d)) {
       if (builtinDefs.has(def.name) || table.has(def.name)) continue;
-      table.set(def.name, { def, visibleFrom: own.end, own });
+      table.set(def.name, { def, own });
     }
   }
   return table;
@@ -234,7 +235,7 @@ function run(file: ast.File, lines: LineIndex, cache: ResolveCache): Resolution 
     const list = cache.declarers.get(name)!;
     const first = builtinDefs.has(name) ? undefined : list[0];
     const was = cache.table.get(name);
-    if (first && was?.def !== first.def) cache.table.set(name, { def: first.def, visibleFrom: first.own.end, own: first.own });
+    if (first && was?.def !== first.def) cache.table.set(name, { def: first.def, own: first.own });
     else if (!first && was) cache.table.delete(name);
     if ((first?.def ?? undefined) !== was?.def) {
       rebound.push(name);
