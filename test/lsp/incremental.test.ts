@@ -91,6 +91,45 @@ test('the chunked parse cuts an edited text as the whole text is cut: edits at c
   }), { numRuns: 400 });
 });
 
+test('chunks are matched by equal text in order: the runs at both ends, then each in between after the last matched', () => {
+  assert.deepEqual(matchChunks(['A', 'B', 'C', 'D', 'E'], ['A', 'b', 'C', 'd', 'E']), [0, undefined, 2, undefined, 4]);
+  assert.deepEqual(matchChunks(['A', 'B', 'C', 'D'], ['A', 'x', 'B', 'C', 'y', 'D']), [0, undefined, 1, 2, undefined, 3]);
+  // order kept: a chunk moved before others is parsed again, the others are kept
+  assert.deepEqual(matchChunks(['A', 'B', 'C', 'D', 'Z'], ['Y', 'D', 'B', 'C', 'Z']), [undefined, 3, undefined, undefined, 4]);
+  // equal texts: each old chunk matched once, in order
+  assert.deepEqual(matchChunks(['P', 'X', 'q', 'X', 'R'], ['P', 'X', 'X', 'X', 'r']), [0, 1, 3, undefined, undefined]);
+  fc.assert(fc.property(fc.array(fc.constantFrom('a', 'b', 'c', 'd'), { maxLength: 12 }), fc.array(fc.constantFrom('a', 'b', 'c', 'd'), { maxLength: 12 }), (old, now) => {
+    const m = matchChunks(old, now);
+    assert.equal(m.length, now.length);
+    let last = -1;
+    m.forEach((o, j) => {
+      if (o === undefined) return;
+      assert.equal(old[o], now[j]);
+      assert.ok(o > last);
+      last = o;
+    });
+  }));
+});
+
+test('edits at several places since the last parse: the declarations between them are kept, their name resolution too', () => {
+  const text = 'param M = 64, N = 32\nlayout A = OrderBy(Row(M, N))\nlet x = M * 2\nlet y = x + N\nlayout B = GroupBy([M, N]).OrderBy(Col(M, N))\n';
+  const p = new ChunkedParser();
+  const cache = new ResolveCache();
+  const c1 = p.parse(text);
+  const r1 = resolve(c1.file, c1.lines, cache);
+  // two edits (a version in between was never parsed): `let x` and `let y` lie between them
+  const edited = text.replace('Row(M, N)', 'Row(M,  N)').replace('Col(M, N)', 'Col(M,N)');
+  const c2 = p.parse(edited);
+  assert.equal(c2.parsed, 2);
+  assert.equal(c2.file.decls[2], c1.file.decls[2]);
+  assert.equal(c2.file.decls[3], c1.file.decls[3]);
+  const r2 = resolve(c2.file, c2.lines, cache);
+  assert.equal(r2.unitOf(c2.file.decls[2]), r1.unitOf(c1.file.decls[2]));
+  assert.equal(r2.unitOf(c2.file.decls[3]), r1.unitOf(c1.file.decls[3]));
+  assert.notEqual(r2.unitOf(c2.file.decls[1]), r1.unitOf(c1.file.decls[1]));
+  assert.deepEqual(resolutionFacts(r2, edited), resolutionFacts(resolve(parse(edited).file, edited), edited));
+});
+
 test('a length-changing edit keeps the later declarations, the same objects moved in place, and re-checks only the edited one', () => {
   const text = 'param M = 64, N = 32\nlayout A = OrderBy(Row(M, N))\nlet x = M * 2\nlayout B = GroupBy([M, N]).OrderBy(Col(M, N))\n';
   const p = new ChunkedParser();

@@ -8,7 +8,8 @@
 // file offsets and the positions quoted in messages ("opened at 12:5") are the file's.
 //
 // `ChunkedParser` keeps the chunks of the previous version: an edit re-parses only the chunks
-// whose text changed (found by matching the unchanged leading and trailing chunks), and keeps the
+// whose text changed (`matchChunks`: the unchanged leading and trailing chunks, and equal texts in
+// order between them), and keeps the
 // others, the same objects. A kept chunk that moved (the text before it changed length) is moved in
 // place: every range in it (its declarations', comments' and diagnostics') is shifted, so that every
 // cache keyed on its declaration objects (name resolution, the incremental analysis's state, the
@@ -256,8 +257,10 @@ export class ChunkedParser {
 }
 
 /**
- * For each new chunk, the old chunk it equals: the longest run of equal chunks at the start and
- * at the end (an edit touches the chunks in between); undefined for the ones in between.
+ * For each new chunk, the old chunk it equals (undefined: none, it is parsed): the longest runs of
+ * equal chunks at the start and at the end, and between them, in order, each new chunk the first
+ * old one with its text after the last one matched. Several edits since the last parse (a snapshot
+ * built after a few keystrokes at several places) then re-parse only the chunks they changed.
  */
 export function matchChunks(old: readonly string[], now: readonly string[]): (number | undefined)[] {
   const out: (number | undefined)[] = new Array(now.length).fill(undefined);
@@ -270,6 +273,29 @@ export function matchChunks(old: readonly string[], now: readonly string[]): (nu
   while (s < old.length - p && s < now.length - p && old[old.length - 1 - s] === now[now.length - 1 - s]) {
     out[now.length - 1 - s] = old.length - 1 - s;
     s++;
+  }
+  const oldEnd = old.length - s;
+  const nowEnd = now.length - s;
+  if (p === oldEnd || p === nowEnd) return out;
+  /** old chunks of the middle by text, in order; `next` is where each text's list is read from */
+  const byText = new Map<string, number[]>();
+  for (let i = p; i < oldEnd; i++) {
+    const list = byText.get(old[i]);
+    if (list) list.push(i);
+    else byText.set(old[i], [i]);
+  }
+  const next = new Map<string, number>();
+  let last = p - 1;
+  for (let j = p; j < nowEnd; j++) {
+    const list = byText.get(now[j]);
+    if (!list) continue;
+    let k = next.get(now[j]) ?? 0;
+    while (k < list.length && list[k] <= last) k++;
+    next.set(now[j], k + 1);
+    if (k < list.length) {
+      out[j] = list[k];
+      last = list[k];
+    }
   }
   return out;
 }
