@@ -15,7 +15,7 @@ import type { Settings } from '../service/settings.js';
 import { IncrementalAnalysis } from '../service/incremental.js';
 import { syntaxDiagnostics } from '../service/diagnose.js';
 import { warmUp } from './warm-up.js';
-import { WORKER_YOUNG_GENERATION_MB } from './heap.js';
+import { WORKER_YOUNG_GENERATION_MB, type IdleCompaction } from './heap.js';
 
 /**
  * Files longer than this (UTF-16 code units) get syntax and name diagnostics only, and an information
@@ -108,7 +108,7 @@ export class Analyses {
 }
 
 /** The worker's side: answers `Request`s with the document's diagnostics (as `diagnose` gives them). */
-export function serveAnalysisRequests(port: MessagePort, options: { warmUp?: boolean } = {}): void {
+export function serveAnalysisRequests(port: MessagePort, options: { warmUp?: boolean; compaction?: IdleCompaction } = {}): void {
   const analyses = new Analyses();
   let requested = false;
   // warm the code up while no request is there (warm-up.ts); the first request stops it
@@ -116,6 +116,7 @@ export function serveAnalysisRequests(port: MessagePort, options: { warmUp?: boo
   port.on('message', (m: Request) => {
     requested = true;
     stopWarming();
+    options.compaction?.busy();
     const t0 = performance.now();
     const flag = new Int32Array(m.stop);
     try {
@@ -134,6 +135,8 @@ export function serveAnalysisRequests(port: MessagePort, options: { warmUp?: boo
       port.postMessage({ id: m.id, diagnostics: r.diagnostics, cancelled: r.cancelled, ms: performance.now() - t0 } satisfies Reply);
     } catch (e) {
       port.postMessage({ id: m.id, error: e instanceof Error ? e.message : String(e) } satisfies Reply);
+    } finally {
+      options.compaction?.idle();
     }
   });
 }

@@ -48,7 +48,7 @@ import { executeEmit } from './emit.js';
 import { picture } from './picture.js';
 import { EMIT_COMMAND, PICTURE_REQUEST, type LayoutInitializationOptions } from './protocol.js';
 import { commandLine } from './command-line.js';
-import { configureHeap } from './heap.js';
+import { compactingCollection, configureHeap, IdleCompaction } from './heap.js';
 
 /** How long a document stays unedited before the main thread builds its snapshot ahead of requests. */
 const PREPARE_IDLE_MS = 250;
@@ -65,7 +65,8 @@ function envInt(name: string, dflt: number): number {
 }
 
 if (!isMainThread && (workerData as { role?: string } | undefined)?.role === workerRole) {
-  serveAnalysisRequests(parentPort!);
+  const collect = compactingCollection();
+  serveAnalysisRequests(parentPort!, collect ? { compaction: new IdleCompaction(collect) } : {});
 } else if (isMainThread) {
   const cl = commandLine(process.argv.slice(2));
   if (cl.action === 'serve') {
