@@ -45,6 +45,25 @@ test('warm-up: one step per event-loop turn, at most `runs`, and none once a req
   assert.equal(more.length, n);
 });
 
+test('warm-up: `busy` is polled inside each step (before each chunk and declaration), and a step stops at the first yes', async () => {
+  let polls = 0;
+  const perStep: number[] = [];
+  let before = 0;
+  warmUp(() => (polls++, false), 30, () => { perStep.push(polls - before); before = polls; });
+  await turns(40);
+  assert.equal(perStep.length, 30);
+  // (a step's count is read as the next one starts: the polls of the step before it, plus the one between steps)
+  for (const n of perStep.slice(1)) assert.ok(n >= 10, `only ${n} polls in a step`);
+
+  let asked = 0;
+  const steps: number[] = [];
+  warmUp(() => ++asked > 4, 30, (s) => steps.push(s));
+  await turns(10);
+  // the first step parses one unit: it stops at the fourth chunk's poll, and nothing runs after it
+  assert.deepEqual(steps, [0]);
+  assert.equal(asked, 6);
+});
+
 test('the main thread\'s warm-up waits while diagnostics are being computed, then runs every step', async () => {
   const { warmUpMainThread } = await import('../../server/src/lsp/warm-main.js');
   let paused = true;

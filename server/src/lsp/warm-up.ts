@@ -3,7 +3,7 @@
 // three times a warm one. The worker parses, then analyses, a small sample program that touches
 // every stage (parse, names, elaboration, every rule, a GenP check, a kernel and a schedule) a few
 // times, one step per event-loop turn, and stops at once when a request arrives: warming never
-// delays a job by more than one step (a few milliseconds once the first is done).
+// delays a job by more than one step, and a step stops early when a job is posted during it.
 import { ChunkedParser } from '../service/chunks.js';
 import { IncrementalAnalysis } from '../service/incremental.js';
 
@@ -74,11 +74,11 @@ export function warmUp(busy: () => boolean, runs = WARM_UP_RUNS, onStep?: (step:
     // the lexer: the parser is hot soon, and a document that arrives meanwhile waits for little)
     const unit = WARM_UP_UNITS[(runs - 1 - done) % WARM_UP_UNITS.length];
     onStep?.(done);
-    if (done < PARSE_ONLY_STEPS) new ChunkedParser().parse(unit);
-    else {
-      new ChunkedParser().parse(sample);
-      new IncrementalAnalysis().diagnose(unit);
-    }
+    // `busy` is polled inside a step too (before each chunk's parse and each declaration's
+    // analysis): a job posted meanwhile (analysis-runner.ts sets a shared flag as it posts) waits
+    // for one declaration, not for the whole step (the first analysis steps run cold code)
+    if (done < PARSE_ONLY_STEPS) new ChunkedParser().parse(unit, busy);
+    else if (new ChunkedParser().parse(sample, busy)) new IncrementalAnalysis().diagnose(unit, { shouldStop: busy });
   }, { stop: busy });
 }
 
