@@ -102,16 +102,17 @@ export class Composed implements Resolution {
     // starting there, or (when it has none there) the one before
     for (let j = lastStartingAt(this.decls, offset); j >= 0; j--) {
       const index = indexOf(this.unitList[j], topsOf(this.cache, this.decls[j]));
+      const at = offset - this.decls[j].range.start;
       let lo = 0;
       let hi = index.length - 1;
       let found = -1;
       while (lo <= hi) {
         const mid = (lo + hi) >> 1;
-        if (index[mid].start <= offset) { found = mid; lo = mid + 1; } else hi = mid - 1;
+        if (index[mid].start <= at) { found = mid; lo = mid + 1; } else hi = mid - 1;
       }
       if (found < 0) continue;
       const hit = index[found];
-      return offset <= hit.end ? { node: hit.node, definition: hit.definition } : undefined;
+      return at <= hit.end ? { node: hit.node, definition: hit.definition } : undefined;
     }
     return undefined;
   }
@@ -210,12 +211,17 @@ export function lastStartingAt(decls: readonly ast.Decl[], offset: number): numb
   return found;
 }
 
+/**
+ * A unit's symbolAt index, by start relative to its declaration's start (a kept declaration moves,
+ * service/chunks.ts: the index stays valid).
+ */
 function indexOf(u: Unit, tops: readonly Top[]): NonNullable<Unit['index']> {
   if (!u.index) {
+    const base = u.decl.range.start;
     const index: NonNullable<Unit['index']> = [];
-    for (const { def } of tops) index.push({ start: def.ident!.range.start, end: def.ident!.range.end, node: def.ident!, definition: def });
-    for (const [node, definition] of u.refs) index.push({ start: node.range.start, end: node.range.end, node, definition });
-    for (const [node, definition] of u.declarations) index.push({ start: node.range.start, end: node.range.end, node, definition });
+    for (const { def } of tops) index.push({ start: def.ident!.range.start - base, end: def.ident!.range.end - base, node: def.ident!, definition: def });
+    for (const [node, definition] of u.refs) index.push({ start: node.range.start - base, end: node.range.end - base, node, definition });
+    for (const [node, definition] of u.declarations) index.push({ start: node.range.start - base, end: node.range.end - base, node, definition });
     index.sort((a, b) => a.start - b.start);
     u.index = index;
   }
