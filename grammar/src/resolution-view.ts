@@ -86,9 +86,11 @@ export class Composed implements Resolution {
   references(def: Definition): NameUse[] {
     const out: NameUse[] = [];
     // a local or free symbol: its declaration's uses; a top-level name: the declarations that looked it
-    // up; a built-in (no declaration): every declaration
+    // up (the cache's lookers of the name for its latest version: a hover's number of uses reads no other
+    // declaration); a built-in (no declaration): every declaration
     const own = def.decl && !TOP_LEVEL.has(def.kind) ? this.unit(def.decl) : undefined;
-    for (const u of own ? [own] : this.unitList) {
+    const units: Iterable<Unit> = own ? [own] : def.decl && this.current ? (this.cache.lookers.get(def.name) ?? []) : this.unitList;
+    for (const u of units) {
       if (!own && def.decl && u.looked.get(def.name) !== def) continue;
       for (const [use, d] of u.refs) if (d === def) out.push(use);
     }
@@ -100,16 +102,17 @@ export class Composed implements Resolution {
     // starting there, or (when it has none there) the one before
     for (let j = lastStartingAt(this.decls, offset); j >= 0; j--) {
       const index = indexOf(this.unitList[j], topsOf(this.cache, this.decls[j]));
+      const at = offset - this.decls[j].range.start;
       let lo = 0;
       let hi = index.length - 1;
       let found = -1;
       while (lo <= hi) {
         const mid = (lo + hi) >> 1;
-        if (index[mid].start <= offset) { found = mid; lo = mid + 1; } else hi = mid - 1;
+        if (index[mid].start <= at) { found = mid; lo = mid + 1; } else hi = mid - 1;
       }
       if (found < 0) continue;
       const hit = index[found];
-      return offset <= hit.end ? { node: hit.node, definition: hit.definition } : undefined;
+      return at <= hit.end ? { node: hit.node, definition: hit.definition } : undefined;
     }
     return undefined;
   }
@@ -208,12 +211,17 @@ export function lastStartingAt(decls: readonly ast.Decl[], offset: number): numb
   return found;
 }
 
+/**
+ * A unit's symbolAt index, by start relative to its declaration's start (a kept declaration moves,
+ * service/chunks.ts: the index stays valid).
+ */
 function indexOf(u: Unit, tops: readonly Top[]): NonNullable<Unit['index']> {
   if (!u.index) {
+    const base = u.decl.range.start;
     const index: NonNullable<Unit['index']> = [];
-    for (const { def } of tops) index.push({ start: def.ident!.range.start, end: def.ident!.range.end, node: def.ident!, definition: def });
-    for (const [node, definition] of u.refs) index.push({ start: node.range.start, end: node.range.end, node, definition });
-    for (const [node, definition] of u.declarations) index.push({ start: node.range.start, end: node.range.end, node, definition });
+    for (const { def } of tops) index.push({ start: def.ident!.range.start - base, end: def.ident!.range.end - base, node: def.ident!, definition: def });
+    for (const [node, definition] of u.refs) index.push({ start: node.range.start - base, end: node.range.end - base, node, definition });
+    for (const [node, definition] of u.declarations) index.push({ start: node.range.start - base, end: node.range.end - base, node, definition });
     index.sort((a, b) => a.start - b.start);
     u.index = index;
   }

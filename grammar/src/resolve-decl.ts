@@ -228,7 +228,7 @@ export class DeclResolver {
     const g = this.globals.get(name);
     this.looked.set(name, g?.def);
     if (g) {
-      if (node.range.start >= g.visibleFrom) {
+      if (node.range.start >= g.own.end) {
         this.refs.set(node, g.def);
         this.bound.add(g.def);
         return;
@@ -275,7 +275,7 @@ export class DeclResolver {
     if (this.suggestions++ < MAX_SUGGESTIONS) {
       const candidates: string[] = [...builtinDefs.keys()];
       for (const m of scope.locals) for (const k of m.keys()) candidates.push(k);
-      for (const [k, v] of this.inOrder()) if (node.range.start >= v.visibleFrom) candidates.push(k);
+      for (const [k, v] of this.inOrder()) if (node.range.start >= v.own.end) candidates.push(k);
       s = suggest(name, candidates);
     }
     this.report({

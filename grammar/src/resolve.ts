@@ -95,9 +95,10 @@ export function resolve(file: ast.File, text: string | LineIndex, cache?: Resolv
 
 export interface Global {
   def: Definition;
-  /** uses at or after this offset see the definition */
-  visibleFrom: number;
-  /** the declaration (or `param` item) that a use inside of is a self-reference */
+  /**
+   * the declaration (or `param` item) that a use inside of is a self-reference; uses at or after its
+   * end see the definition (read from the range itself: a kept declaration moves, service/chunks.ts)
+   */
   own: ast.Range;
 }
 
@@ -123,7 +124,7 @@ export interface Unit {
   looked: Map<string, Definition | undefined>;
   /** the top-level definitions its uses resolve to */
   bound: Set<Definition>;
-  /** the symbolAt index: uses and declaring identifiers (its top-level ones too), by start */
+  /** the symbolAt index: uses and declaring identifiers (its top-level ones too), by start, offsets relative to the declaration's start */
   index?: { start: number; end: number; node: NameUse; definition: Definition }[];
 }
 
@@ -180,7 +181,7 @@ export function tableOf(decls: readonly ast.Decl[], cache: ResolveCache): Map<st
   for (const d of decls) {
     for (const { def, own } of topsOf(cache, d)) {
       if (builtinDefs.has(def.name) || table.has(def.name)) continue;
-      table.set(def.name, { def, visibleFrom: own.end, own });
+      table.set(def.name, { def, own });
     }
   }
   return table;
@@ -193,11 +194,11 @@ function ordered(cache: ResolveCache): [string, Global][] {
 }
 
 /**
- * Brings the cache from its latest version to `file`: the declarations that changed (between the
- * unchanged leading and trailing ones, compared by identity) leave and join the name table; the units
- * of new declarations, of those that looked up a name whose first declaration changed and of those
- * with diagnostics are resolved (in source order: did-you-means are counted file-wide); the others
- * are kept.
+ * Brings the cache from its latest version to `file`: the declarations that changed (those not in
+ * both versions, compared by identity: a kept declaration is the same object, moved in place or not)
+ * leave and join the name table; the units of new declarations, of those that looked up a name whose
+ * first declaration changed and of those with diagnostics are resolved (in source order:
+ * did-you-means are counted file-wide); the others are kept.
  */
 function run(file: ast.File, lines: LineIndex, cache: ResolveCache): Resolution {
   const decls = file.decls;
@@ -209,8 +210,16 @@ function run(file: ast.File, lines: LineIndex, cache: ResolveCache): Resolution 
   while (b < n - a && b < prev.length - a && decls[n - 1 - b] === prev[prev.length - 1 - b]) b++;
   const stamp = ++cache.stamp;
   cache.ordered = undefined;
+  // between the unchanged leading and trailing declarations: those in both versions keep their units
+  const kept = new Map<ast.Decl, Unit>();
+  if (a < prev.length - b && a < n - b) {
+    const now = new Set<ast.Decl>();
+    for (let j = a; j < n - b; j++) now.add(decls[j]);
+    for (let j = a; j < prev.length - b; j++) if (now.has(prev[j])) kept.set(prev[j], cache.units[j]);
+  }
   const names = new Set<string>();
   for (let j = a; j < prev.length - b; j++) {
+    if (kept.has(prev[j])) continue;
     for (const t of topsOf(cache, prev[j])) {
       const list = cache.declarers.get(t.def.name)!;
       list.splice(list.indexOf(t), 1);
@@ -219,6 +228,7 @@ function run(file: ast.File, lines: LineIndex, cache: ResolveCache): Resolution 
     leave(cache, cache.units[j]);
   }
   for (let j = a; j < n - b; j++) {
+    if (kept.has(decls[j])) continue;
     for (const t of topsOf(cache, decls[j])) {
       let list = cache.declarers.get(t.def.name);
       if (!list) cache.declarers.set(t.def.name, (list = []));
@@ -234,7 +244,7 @@ function run(file: ast.File, lines: LineIndex, cache: ResolveCache): Resolution 
     const list = cache.declarers.get(name)!;
     const first = builtinDefs.has(name) ? undefined : list[0];
     const was = cache.table.get(name);
-    if (first && was?.def !== first.def) cache.table.set(name, { def: first.def, visibleFrom: first.own.end, own: first.own });
+    if (first && was?.def !== first.def) cache.table.set(name, { def: first.def, own: first.own });
     else if (!first && was) cache.table.delete(name);
     if ((first?.def ?? undefined) !== was?.def) {
       rebound.push(name);
@@ -250,7 +260,11 @@ function run(file: ast.File, lines: LineIndex, cache: ResolveCache): Resolution 
   for (let j = 0; j < a; j++) units[j] = cache.units[j];
   for (let j = 0; j < b; j++) units[n - 1 - j] = cache.units[prev.length - 1 - j];
   const redo = new Set<number>();
-  for (let j = a; j < n - b; j++) redo.add(j);
+  for (let j = a; j < n - b; j++) {
+    const u = kept.get(decls[j]);
+    if (u) units[j] = u;
+    else redo.add(j);
+  }
   const at = (u: Unit): number => {
     const j = lastStartingAt(decls, u.decl.range.start);
     return j >= 0 && decls[j] === u.decl ? j : decls.indexOf(u.decl);
@@ -260,7 +274,7 @@ function run(file: ast.File, lines: LineIndex, cache: ResolveCache): Resolution 
   let suggestions = 0;
   const inOrder = () => ordered(cache);
   for (const j of [...redo].sort((x, y) => x - y)) {
-    if (j < a || j >= n - b) leave(cache, units[j]);
+    if (units[j]) leave(cache, units[j]); // a kept unit resolved again
     const u = new DeclResolver(decls[j], cache.table, lines, suggestions, inOrder).run();
     suggestions += u.suggestions;
     join(cache, u);

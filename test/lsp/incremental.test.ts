@@ -10,7 +10,7 @@ import { parse } from '../../grammar/src/parse.js';
 import { resolve, ResolveCache, type Definition, type Resolution } from '../../grammar/src/resolve.js';
 import type { Diagnostic } from '../../grammar/src/diagnostic.js';
 import { analyze } from '../../server/src/check/index.js';
-import { ChunkedParser, chunkStarts, matchChunks } from '../../server/src/service/chunks.js';
+import { ChunkedParser, chunkStarts, matchChunks, type ChunkedParse } from '../../server/src/service/chunks.js';
 import { LineIndex } from '../../grammar/src/line-index.js';
 import { IncrementalAnalysis } from '../../server/src/service/incremental.js';
 import { kernelChecks } from '../../server/src/service/kernel-checks.js';
@@ -91,6 +91,85 @@ test('the chunked parse cuts an edited text as the whole text is cut: edits at c
   }), { numRuns: 400 });
 });
 
+test('chunks are matched by equal text in order: the runs at both ends, then each in between after the last matched', () => {
+  assert.deepEqual(matchChunks(['A', 'B', 'C', 'D', 'E'], ['A', 'b', 'C', 'd', 'E']), [0, undefined, 2, undefined, 4]);
+  assert.deepEqual(matchChunks(['A', 'B', 'C', 'D'], ['A', 'x', 'B', 'C', 'y', 'D']), [0, undefined, 1, 2, undefined, 3]);
+  // order kept: a chunk moved before others is parsed again, the others are kept
+  assert.deepEqual(matchChunks(['A', 'B', 'C', 'D', 'Z'], ['Y', 'D', 'B', 'C', 'Z']), [undefined, 3, undefined, undefined, 4]);
+  // equal texts: each old chunk matched once, in order
+  assert.deepEqual(matchChunks(['P', 'X', 'q', 'X', 'R'], ['P', 'X', 'X', 'X', 'r']), [0, 1, 3, undefined, undefined]);
+  fc.assert(fc.property(fc.array(fc.constantFrom('a', 'b', 'c', 'd'), { maxLength: 12 }), fc.array(fc.constantFrom('a', 'b', 'c', 'd'), { maxLength: 12 }), (old, now) => {
+    const m = matchChunks(old, now);
+    assert.equal(m.length, now.length);
+    let last = -1;
+    m.forEach((o, j) => {
+      if (o === undefined) return;
+      assert.equal(old[o], now[j]);
+      assert.ok(o > last);
+      last = o;
+    });
+  }));
+});
+
+test('edits at several places since the last parse: the declarations between them are kept, their name resolution too', () => {
+  const text = 'param M = 64, N = 32\nlayout A = OrderBy(Row(M, N))\nlet x = M * 2\nlet y = x + N\nlayout B = GroupBy([M, N]).OrderBy(Col(M, N))\n';
+  const p = new ChunkedParser();
+  const cache = new ResolveCache();
+  const c1 = p.parse(text);
+  const r1 = resolve(c1.file, c1.lines, cache);
+  // two edits (a version in between was never parsed): `let x` and `let y` lie between them
+  const edited = text.replace('Row(M, N)', 'Row(M,  N)').replace('Col(M, N)', 'Col(M,N)');
+  const c2 = p.parse(edited);
+  assert.equal(c2.parsed, 2);
+  assert.equal(c2.file.decls[2], c1.file.decls[2]);
+  assert.equal(c2.file.decls[3], c1.file.decls[3]);
+  const r2 = resolve(c2.file, c2.lines, cache);
+  assert.equal(r2.unitOf(c2.file.decls[2]), r1.unitOf(c1.file.decls[2]));
+  assert.equal(r2.unitOf(c2.file.decls[3]), r1.unitOf(c1.file.decls[3]));
+  assert.notEqual(r2.unitOf(c2.file.decls[1]), r1.unitOf(c1.file.decls[1]));
+  assert.deepEqual(resolutionFacts(r2, edited), resolutionFacts(resolve(parse(edited).file, edited), edited));
+});
+
+test('a length-changing edit keeps the later declarations, the same objects moved in place, and re-checks only the edited one', () => {
+  const text = 'param M = 64, N = 32\nlayout A = OrderBy(Row(M, N))\nlet x = M * 2\nlayout B = GroupBy([M, N]).OrderBy(Col(M, N))\n';
+  const p = new ChunkedParser();
+  const first = p.parse(text);
+  const [, a1, x1, b1] = first.file.decls;
+  const bStart = b1.range.start;
+  const bName = (b1 as ast.LayoutDecl).name.range.start;
+  // one character typed in `layout A`: x and B move by one, A is parsed again
+  const edited = text.replace('Row(M, N)', 'Row(M,  N)');
+  const second = p.parse(edited);
+  assert.equal(second.parsed, 1);
+  const [, a2, x2, b2] = second.file.decls;
+  assert.notEqual(a2, a1);
+  assert.equal(x2, x1);
+  assert.equal(b2, b1);
+  assert.equal(b2.range.start, bStart + 1);
+  assert.equal((b2 as ast.LayoutDecl).name.range.start, bName + 1);
+  assert.deepEqual(plain(second.file), plain(parse(edited).file));
+  // the earlier version, claimed back: its own offsets again; then the later one
+  p.claim(first);
+  assert.equal(b1.range.start, bStart);
+  assert.deepEqual(plain(first.file), plain(parse(text).file));
+  p.claim(second);
+  assert.deepEqual(plain(second.file), plain(parse(edited).file));
+
+  // the incremental analysis: the moved declarations keep their results (moved), only A is checked again
+  const bad = 'param M = 64, N = 30\nlayout A = OrderBy(Row(M, N))\nlet x = M * 2\nlayout B = GroupBy([M, N]).TileBy([7, 7])\n';
+  const an = new IncrementalAnalysis();
+  const r1 = an.diagnose(bad);
+  assert.ok(r1.diagnostics.length > 0);
+  const badEdited = bad.replace('Row(M, N)', 'Row(M,  N)');
+  const r2 = an.diagnose(badEdited);
+  assert.equal(r2.stats.rechecked, 1);
+  assert.equal(r2.stats.chunksParsed, 1);
+  assert.deepEqual(plain(r2.diagnostics), plain(full(badEdited)));
+  assert.deepEqual(r2.diagnostics.map((d) => d.range.start), r1.diagnostics.map((d) => d.range.start + (d.range.start > bad.indexOf('Row') ? 1 : 0)));
+  // the first result is its own data: later versions do not move its ranges
+  assert.deepEqual(plain(r1.diagnostics), plain(full(bad)));
+});
+
 test('a chunk that moves to another line is parsed again when its messages quote positions', () => {
   const p = new ChunkedParser();
   const text = 'param M = 1\nlayout A = OrderBy(Row(4, 4)\nlet x = 1\n';
@@ -134,16 +213,22 @@ test('name resolution with a cache across versions is the whole-file resolution,
     const p = new ChunkedParser();
     const cache = new ResolveCache();
     let text = examples[k];
-    let older: { r: Resolution; facts: unknown; text: string } | undefined;
+    let older: { r: Resolution; facts: unknown; text: string; parse: ChunkedParse } | undefined;
     for (const e of [undefined, ...edits]) {
       if (e) text = apply(text, e);
       const c = p.parse(text);
       const r = resolve(c.file, c.lines, cache);
       const facts = resolutionFacts(r, text);
       assert.deepEqual(facts, resolutionFacts(resolve(c.file, text), text), JSON.stringify(text));
-      // an earlier version's resolution still says what it said
-      if (older) assert.deepEqual(resolutionFacts(older.r, older.text), older.facts);
-      older = { r, facts, text };
+      // an earlier version's resolution, its parse claimed back (kept chunks moved in place), still
+      // says what it said; and the latest one too, claimed again
+      if (older) {
+        p.claim(older.parse);
+        assert.deepEqual(resolutionFacts(older.r, older.text), older.facts);
+        p.claim(c);
+        assert.deepEqual(resolutionFacts(r, text), facts);
+      }
+      older = { r, facts, text, parse: c };
     }
   }), { numRuns: 60 });
 });

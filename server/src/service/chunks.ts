@@ -8,25 +8,37 @@
 // file offsets and the positions quoted in messages ("opened at 12:5") are the file's.
 //
 // `ChunkedParser` keeps the chunks of the previous version: an edit re-parses only the chunks
-// whose text changed (found by matching the unchanged leading and trailing chunks), and copies
-// the others, shifted when they moved. Only the text between the unchanged leading and trailing chunks is
-// scanned for chunk starts and line breaks (`cut`). Where the whole-file parse would cap the number of
-// syntax diagnostics (`MAX_DIAGNOSTICS`), the file is parsed whole instead.
+// whose text changed (`matchChunks`: the unchanged leading and trailing chunks, and equal texts in
+// order between them), and keeps the
+// others, the same objects. A kept chunk that moved (the text before it changed length) is moved in
+// place: every range in it (its declarations', comments' and diagnostics') is shifted, so that every
+// cache keyed on its declaration objects (name resolution, the incremental analysis's state, the
+// main thread's models) stays valid. The objects are thus positioned for the version parsed last:
+// a holder of an earlier version's parse puts them back with `claim` before reading it (the main
+// thread's snapshots do, service/document.ts). Only the text between the unchanged leading and
+// trailing chunks is scanned for chunk starts and line breaks (`cut`). Where the whole-file parse
+// would cap the number of syntax diagnostics (`MAX_DIAGNOSTICS`), the file is parsed whole instead.
 import type * as ast from '../../../grammar/src/ast.js';
 import type { Diagnostic } from '../../../grammar/src/diagnostic.js';
 import { LineIndex, pushLineStarts } from '../../../grammar/src/line-index.js';
 import { MAX_DIAGNOSTICS, parse } from '../../../grammar/src/parse.js';
+import { commonPrefixLength, commonSuffixLength } from './common-affix.js';
 
-/** One chunk of one version: its text, where it starts, and its parse in file offsets. */
+/**
+ * One chunk: its text, where it starts, and its parse in file offsets. `start` and `line` (and every
+ * range inside) are those of the version that placed it last (`ChunkedParser.parse` or `claim`).
+ */
 export interface Chunk {
-  text: string;
+  readonly text: string;
   start: number;
   /** the line it starts on (messages quote positions: a chunk with diagnostics that moved to another line is parsed again) */
   line: number;
-  decls: ast.Decl[];
-  comments: ast.Comment[];
+  readonly decls: ast.Decl[];
+  readonly comments: ast.Comment[];
   /** lexical and syntax diagnostics inside the chunk, sorted */
-  diagnostics: Diagnostic[];
+  readonly diagnostics: Diagnostic[];
+  /** every range object inside, each once: made when the chunk first moves */
+  ranges?: ast.Range[];
 }
 
 export interface ChunkedParse {
@@ -38,8 +50,11 @@ export interface ChunkedParse {
   chunks?: Chunk[];
   /** for each chunk, the index of the previous version's chunk with the same text it was copied from */
   from?: (number | undefined)[];
-  /** chunks parsed (not copied) for this version */
+  /** chunks parsed (not kept) for this version */
   parsed: number;
+  /** where each chunk starts, and the line it starts on, in this version (what `claim` puts back) */
+  starts?: readonly number[];
+  chunkLines?: readonly number[];
 }
 
 const KEYWORDS = ['param', 'const', 'let', 'layout', 'perm', 'kernel', 'schedule', 'assume'];
@@ -74,15 +89,18 @@ export class ChunkedParser {
   parse(text: string, shouldStop?: () => boolean): ChunkedParse | undefined {
     const { lines, starts, texts, from } = this.cut(text);
     const chunks: Chunk[] = [];
-    /** chunks not copied from the previous version (parsed now, or kept from a stopped call) */
+    const chunkLines: number[] = [];
+    /** chunks not kept from the previous version (parsed now, or kept from a stopped call) */
     const fresh: Chunk[] = [];
     let parsed = 0;
     for (let k = 0; k < texts.length; k++) {
-      const old = from[k] === undefined ? this.spare.get(texts[k]) : this.prev[from[k]!];
+      let old: Chunk | undefined;
+      if (from[k] !== undefined) old = this.prev[from[k]!];
+      else if ((old = this.spare.get(texts[k]))) this.spare.delete(texts[k]); // each object in one place
       const line = lines.position(starts[k]).line;
-      if (old && (old.line === line || old.diagnostics.length === 0)) {
-        chunks.push(old.start === starts[k] ? old : shiftChunk(old, starts[k] - old.start, line));
-      } else {
+      chunkLines.push(line);
+      if (old && (old.line === line || old.diagnostics.length === 0)) chunks.push(old);
+      else {
         if (shouldStop?.()) {
           for (const c of fresh) this.spare.set(c.text, c);
           return undefined;
@@ -98,10 +116,15 @@ export class ChunkedParser {
     if (count > MAX_DIAGNOSTICS) {
       // the whole-file parse caps the list: give exactly its result, and start afresh next time
       this.prev = [];
+      this.prevStarts = [];
+      this.owner = undefined;
       const p = parse(text);
       return { file: p.file, diagnostics: p.diagnostics, lines, parsed: starts.length };
     }
+    // nothing can stop the call from here: the kept chunks move to their places
+    for (let k = 0; k < chunks.length; k++) place(chunks[k], starts[k], chunkLines[k]);
     this.prev = chunks;
+    this.prevStarts = starts;
     this.prevText = text;
     this.prevLines = lines;
     const decls: ast.Decl[] = [];
@@ -112,26 +135,48 @@ export class ChunkedParser {
       for (const x of c.comments) comments.push(x);
       for (const x of c.diagnostics) diagnostics.push(x);
     }
-    return {
+    const result: ChunkedParse = {
       file: { kind: 'File', range: { start: 0, end: text.length }, decls, comments },
       diagnostics,
       lines,
       chunks,
       from,
       parsed,
+      starts,
+      chunkLines,
     };
+    this.owner = result;
+    return result;
+  }
+
+  /** the parse whose positions the chunks have now (the last `parse` or `claim`) */
+  private owner?: ChunkedParse;
+
+  /**
+   * Puts the chunks of `p` (a result of this parser, of any version) back at that version's
+   * places, so that its ranges are its text's again: what a holder of an earlier version does
+   * before reading its parse. Nothing to do when `p` is the one placed last; the next `parse` moves
+   * every chunk it keeps to its own places, wherever they are.
+   */
+  claim(p: ChunkedParse): void {
+    if (this.owner === p || !p.chunks || !p.starts || !p.chunkLines) return;
+    for (let k = 0; k < p.chunks.length; k++) place(p.chunks[k], p.starts[k], p.chunkLines[k]);
+    this.owner = p;
   }
 
   /** Forgets the previous version (the next parse parses every chunk). */
   reset(): void {
     this.prev = [];
+    this.prevStarts = [];
+    this.owner = undefined;
     this.prevText = undefined;
     this.prevLines = undefined;
     this.spare.clear();
   }
 
-  /** the previous version's text and line index (what `cut` compares with) */
+  /** the previous version's text, chunk starts (its chunks may have been claimed elsewhere since) and line index (what `cut` compares with) */
   private prevText?: string;
+  private prevStarts: readonly number[] = [];
   private prevLines?: LineIndex;
 
   /**
@@ -141,44 +186,33 @@ export class ChunkedParser {
    */
   private cut(text: string): { lines: LineIndex; starts: number[]; texts: string[]; from: (number | undefined)[] } {
     const prev = this.prev;
+    const at = this.prevStarts;
     const old = this.prevText;
     if (old === undefined || !this.prevLines || prev.length === 0) {
       const starts = chunkStarts(text);
       const texts = starts.map((s, k) => text.slice(s, k + 1 < starts.length ? starts[k + 1] : text.length));
       return { lines: new LineIndex(text), starts, texts, from: matchChunks(prev.map((c) => c.text), texts) };
     }
-    // the common prefix and suffix, in characters: whole chunks compared first (by the engine)
-    let P = 0;
-    for (const c of prev) {
-      if (!text.startsWith(c.text, c.start)) break;
-      P = c.start + c.text.length;
-    }
+    // the common prefix and suffix, in characters (not overlapping)
     const most = Math.min(old.length, text.length);
-    while (P < most && old.charCodeAt(P) === text.charCodeAt(P)) P++;
+    const P = commonPrefixLength(old, text);
     const delta = text.length - old.length;
-    let S = 0;
-    for (let k = prev.length - 1; k >= 0; k--) {
-      const c = prev[k];
-      if (c.start < P || c.start + delta < P || !text.startsWith(c.text, c.start + delta)) break;
-      S = old.length - c.start;
-    }
-    S = Math.min(S, most - P);
-    while (S < most - P && old.charCodeAt(old.length - 1 - S) === text.charCodeAt(text.length - 1 - S)) S++;
+    const S = commonSuffixLength(old, text, most - P);
     // a chunk start depends on the character before it and the keyword after it (at most 9 characters):
     // the leading chunks that end 9 characters before the first change, and the trailing ones that start
     // after the last change, are the same chunks in the new text
     let a = 0;
-    while (a < prev.length - 1 && prev[a + 1].start + 9 <= P) a++;
+    while (a < prev.length - 1 && at[a + 1] + 9 <= P) a++;
     if (P === old.length && P === text.length) a = prev.length; // the same text (the last chunk runs to the end)
     let b = prev.length;
-    while (b > a && prev[b - 1].start - 1 >= old.length - S && prev[b - 1].start > 0) b--;
-    const r0 = a < prev.length ? prev[a].start : text.length;
-    const r1 = b < prev.length ? prev[b].start + delta : text.length;
+    while (b > a && at[b - 1] - 1 >= old.length - S && at[b - 1] > 0) b--;
+    const r0 = a < prev.length ? at[a] : text.length;
+    const r1 = b < prev.length ? at[b] + delta : text.length;
     const starts: number[] = [];
     const texts: string[] = [];
     const from: (number | undefined)[] = [];
     for (let k = 0; k < a; k++) {
-      starts.push(prev[k].start);
+      starts.push(at[k]);
       texts.push(prev[k].text);
       from.push(k);
     }
@@ -194,7 +228,7 @@ export class ChunkedParser {
       });
     }
     for (let k = b; k < prev.length; k++) {
-      starts.push(prev[k].start + delta);
+      starts.push(at[k] + delta);
       texts.push(prev[k].text);
       from.push(k);
     }
@@ -213,8 +247,10 @@ export class ChunkedParser {
 }
 
 /**
- * For each new chunk, the old chunk it equals: the longest run of equal chunks at the start and
- * at the end (an edit touches the chunks in between); undefined for the ones in between.
+ * For each new chunk, the old chunk it equals (undefined: none, it is parsed): the longest runs of
+ * equal chunks at the start and at the end, and between them, in order, each new chunk the first
+ * old one with its text after the last one matched. Several edits since the last parse (a snapshot
+ * built after a few keystrokes at several places) then re-parse only the chunks they changed.
  */
 export function matchChunks(old: readonly string[], now: readonly string[]): (number | undefined)[] {
   const out: (number | undefined)[] = new Array(now.length).fill(undefined);
@@ -227,6 +263,29 @@ export function matchChunks(old: readonly string[], now: readonly string[]): (nu
   while (s < old.length - p && s < now.length - p && old[old.length - 1 - s] === now[now.length - 1 - s]) {
     out[now.length - 1 - s] = old.length - 1 - s;
     s++;
+  }
+  const oldEnd = old.length - s;
+  const nowEnd = now.length - s;
+  if (p === oldEnd || p === nowEnd) return out;
+  /** old chunks of the middle by text, in order; `next` is where each text's list is read from */
+  const byText = new Map<string, number[]>();
+  for (let i = p; i < oldEnd; i++) {
+    const list = byText.get(old[i]);
+    if (list) list.push(i);
+    else byText.set(old[i], [i]);
+  }
+  const next = new Map<string, number>();
+  let last = p - 1;
+  for (let j = p; j < nowEnd; j++) {
+    const list = byText.get(now[j]);
+    if (!list) continue;
+    let k = next.get(now[j]) ?? 0;
+    while (k < list.length && list[k] <= last) k++;
+    next.set(now[j], k + 1);
+    if (k < list.length) {
+      out[j] = list[k];
+      last = list[k];
+    }
   }
   return out;
 }
@@ -248,42 +307,47 @@ function parseChunk(slice: string, start: number, line: number): Chunk {
   return { text, start, line, decls: r.file.decls, comments: r.file.comments, diagnostics: r.diagnostics };
 }
 
-function shiftChunk(c: Chunk, delta: number, line: number): Chunk {
-  const shift = new Shifter(delta);
-  return {
-    text: c.text,
-    start: c.start + delta,
-    line,
-    decls: c.decls.map((d) => shift.copy(d)),
-    comments: c.comments.map((x) => shift.copy(x)),
-    diagnostics: c.diagnostics.map((d) => shift.copy(d)),
-  };
+/** Moves `c` (in place) to start at `start` on line `line`: every range inside moves with it. */
+function place(c: Chunk, start: number, line: number): void {
+  c.line = line;
+  const delta = start - c.start;
+  if (delta === 0) return;
+  c.start = start;
+  const ranges = (c.ranges ??= rangesOf(c));
+  for (let i = 0; i < ranges.length; i++) {
+    const r = ranges[i];
+    r.start += delta;
+    r.end += delta;
+  }
 }
 
 /**
- * Deep copies of plain data (AST nodes, diagnostics) with every range `{start, end}` moved by
- * `delta`. The parser builds trees (no object is referenced twice), so a plain copy keeps them so.
+ * Every range object in a chunk's plain data (AST nodes, comments, diagnostics with their related
+ * information and fixes), each once even where two hold the same object. A range is an object with
+ * numeric `start` and `end` (a Slice's `start` and `end` are nodes).
  */
-export class Shifter {
-  constructor(private readonly delta: number) {}
-
-  copy<T>(x: T): T {
-    return shift(x, this.delta) as T;
+function rangesOf(c: Chunk): ast.Range[] {
+  const out: ast.Range[] = [];
+  const seen = new Set<object>();
+  const stack: unknown[] = [c.decls, c.comments, c.diagnostics];
+  while (stack.length) {
+    const x = stack.pop();
+    if (x === null || typeof x !== 'object' || seen.has(x)) continue;
+    seen.add(x);
+    if (Array.isArray(x)) {
+      for (let i = 0; i < x.length; i++) stack.push(x[i]);
+      continue;
+    }
+    const o = x as Record<string, unknown>;
+    if (typeof o.start === 'number' && typeof o.end === 'number') {
+      out.push(o as unknown as ast.Range);
+      continue;
+    }
+    for (const k in o) {
+      const v = o[k];
+      if (v !== null && typeof v === 'object') stack.push(v);
+    }
   }
-}
-
-function shift(x: unknown, delta: number): unknown {
-  if (x === null || typeof x !== 'object') return x;
-  if (Array.isArray(x)) {
-    const out = new Array<unknown>(x.length);
-    for (let i = 0; i < x.length; i++) out[i] = shift(x[i], delta);
-    return out;
-  }
-  const o = x as Record<string, unknown>;
-  // a range: the only objects with numeric `start` and `end` (a Slice's are nodes)
-  if (typeof o.start === 'number' && typeof o.end === 'number') return { start: o.start + delta, end: o.end + delta };
-  const out: Record<string, unknown> = {};
-  for (const k in o) out[k] = shift(o[k], delta);
   return out;
 }
 

@@ -1,10 +1,12 @@
 // One version of one document, with everything derived from it computed on first use and kept:
-// the parse, the symbol index, the tokens. A snapshot is immutable; an edit makes a new one.
+// the parse, the symbol index, the tokens. A snapshot answers for its own text; an edit makes a new one.
 // Given a `Parser` that remembers the previous version (chunks.ts's ChunkedParser), the parse of
 // a new version re-parses only the declarations an edit touched; unchanged declarations are then
-// the same (never mutated) AST objects in both snapshots. Given a `DocumentHistory` too, the symbol
-// index re-uses the earlier versions' name resolution per declaration, and elaboration.ts their
-// elaborated models, where exactly valid.
+// the same AST objects in both snapshots, moved in place to the newer version's offsets when the
+// text before them changed length. A snapshot therefore `claim`s its parse (puts the shared objects
+// back at its own offsets) whenever it is read: a no-op unless another version was read since.
+// Given a `DocumentHistory` too, the symbol index re-uses the earlier versions' name resolution per
+// declaration, and elaboration.ts their elaborated models, where exactly valid.
 import type * as ast from '../../../grammar/src/ast.js';
 import { children as childrenOf } from '../../../grammar/src/ast.js';
 import type { Diagnostic } from '../../../grammar/src/diagnostic.js';
@@ -14,9 +16,20 @@ import { tokenInfos, type TokenInfo } from '../../../grammar/src/token-info.js';
 import { ResolveCache } from '../../../grammar/src/resolve.js';
 import { SymbolIndex } from './symbols.js';
 
-/** What a snapshot needs of a parser: `parse`'s result for a text (grammar/src/parse.ts). */
+interface Parsed {
+  file: ast.File;
+  diagnostics: Diagnostic[];
+  lines: LineIndex;
+}
+
+/**
+ * What a snapshot needs of a parser: `parse`'s result for a text (grammar/src/parse.ts), and, for a
+ * parser whose results share objects across versions, `claim` to put a result's objects back at its
+ * text's offsets (chunks.ts).
+ */
 export interface Parser {
-  parse(text: string): { file: ast.File; diagnostics: Diagnostic[]; lines: LineIndex };
+  parse(text: string): Parsed;
+  claim?(p: Parsed): void;
 }
 
 /**
@@ -30,7 +43,7 @@ export class DocumentHistory {
 }
 
 export class LayoutDocument {
-  private _parse?: { file: ast.File; diagnostics: Diagnostic[]; lines: LineIndex };
+  private _parse?: Parsed;
   private _symbols?: SymbolIndex;
   private _tokens?: TokenInfo[];
 
@@ -64,11 +77,9 @@ export class LayoutDocument {
     return this._tokens;
   }
 
-  private get parsed(): { file: ast.File; diagnostics: Diagnostic[]; lines: LineIndex } {
-    if (!this._parse) {
-      const r = this.parser ? this.parser.parse(this.text) : parse(this.text);
-      this._parse = { file: r.file, diagnostics: r.diagnostics, lines: r.lines ?? new LineIndex(this.text) };
-    }
+  private get parsed(): Parsed {
+    if (!this._parse) this._parse = this.parser ? this.parser.parse(this.text) : parse(this.text);
+    else this.parser?.claim?.(this._parse);
     return this._parse;
   }
 }

@@ -115,6 +115,8 @@ export function modelOfDecl(doc: LayoutDocument, decl: ast.Decl): DeclModel {
  */
 interface Carried {
   decls: ast.Decl[];
+  /** where they started: a model holds ranges of its own (a query's), so a moved declaration is elaborated again */
+  starts: number[];
   units: (object | undefined)[];
   result: DeclModel;
 }
@@ -144,12 +146,13 @@ function elaborateClosure(doc: LayoutDocument, m: DocModels, decl: ast.Decl, ove
   if (closure.length === 0) return { model: new Elaborator(resolution, overrides ? { overrides } : {}).model, diagnostics: [] };
   const order = closure.map((j) => decls[j]);
   const units = carried ? order.map((d) => resolution.unitOf(d)) : [];
+  const starts = carried ? order.map((d) => d.range.start) : [];
   const kept = carried?.get(decl);
-  if (kept && same(kept.decls, order) && same(kept.units, units)) return kept.result;
+  if (kept && same(kept.decls, order) && same(kept.starts, starts) && same(kept.units, units)) return kept.result;
   const el = new Elaborator(resolution, overrides ? { overrides } : {});
   for (const d of order) el.guardedDecl(d);
   const result = { model: el.model, diagnostics: el.diagnostics };
-  carried?.set(decl, { decls: order, units, result });
+  carried?.set(decl, { decls: order, starts, units, result });
   return result;
 }
 

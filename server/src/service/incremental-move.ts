@@ -1,6 +1,7 @@
 // The incremental analysis's kept results (service/incremental.ts): moving a kept declaration's
 // results to a new version of the file (every range moves with the chunk, service/chunks.ts, that
-// holds it), and combining them in the whole-file order.
+// holds it), and combining them in the whole-file order. Kept results hold ranges of their own
+// (`detached`), never the AST's: the AST's move with their chunks in place, and would be moved twice.
 import type * as ast from '../../../grammar/src/ast.js';
 import type { Diagnostic } from '../../../grammar/src/diagnostic.js';
 import type { Chunk } from './chunks.js';
@@ -20,21 +21,21 @@ export interface Results {
  * its related information's and its fixes' edits) moves with the chunk that holds it.
  */
 export class Mover {
-  private readonly starts: number[];
   /** no kept chunk moved: every result stays as it is */
   private readonly still: boolean;
   /** the old chunk of the last range looked up */
   private last = 0;
   constructor(
     private readonly old: readonly Chunk[],
+    /** where the old chunks started in the old version (the chunks themselves may have moved since) */
+    private readonly starts: readonly number[],
     private readonly now: readonly Chunk[],
     private readonly oldToNew: ReadonlyMap<number, number>,
     /** per rule: is it a slow one (its results are dropped when the budget changed) */
     private readonly slow: readonly boolean[],
   ) {
-    this.starts = old.map((c) => c.start);
     let still = true;
-    for (const [o, k] of oldToNew) if (old[o].start !== now[k].start) still = false;
+    for (const [o, k] of oldToNew) if (starts[o] !== now[k].start) still = false;
     this.still = still;
   }
 
@@ -138,14 +139,29 @@ export class Mover {
       }
       this.last = lo;
     }
-    const c = this.old[lo];
-    if (r.end > c.start + c.text.length) return undefined;
+    if (r.end > this.starts[lo] + this.old[lo].text.length) return undefined;
     const k = this.oldToNew.get(lo);
     if (k === undefined) return undefined;
-    const delta = this.now[k].start - c.start;
+    const delta = this.now[k].start - this.starts[lo];
     return delta === 0 ? r : { start: r.start + delta, end: r.end + delta };
   }
 
+}
+
+/**
+ * `ds` with ranges of their own (the diagnostic's, its related information's, its fixes' edits'):
+ * what a kept result or a returned list holds, so that moving a chunk in place moves neither.
+ */
+export function detached(ds: readonly Diagnostic[]): Diagnostic[] {
+  const out: Diagnostic[] = new Array(ds.length);
+  for (let i = 0; i < ds.length; i++) {
+    const d = ds[i];
+    const x: Diagnostic = { ...d, range: { start: d.range.start, end: d.range.end } };
+    if (d.related) x.related = d.related.map((r) => ({ ...r, range: { start: r.range.start, end: r.range.end } }));
+    if (d.fixes) x.fixes = d.fixes.map((f) => ({ ...f, edits: f.edits.map((e) => ({ ...e, range: { start: e.range.start, end: e.range.end } })) }));
+    out[i] = x;
+  }
+  return out;
 }
 
 /**

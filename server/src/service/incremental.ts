@@ -9,8 +9,8 @@
 // - Per declaration, the elaborator's diagnostics and each rule's diagnostics are kept. A
 //   declaration is re-checked when its chunk changed, or when it names (directly or through
 //   other re-checked declarations) something an edited declaration declares, before or after
-//   the edit; every other declaration keeps its results, moved with its text. An unchanged,
-//   unmoved declaration keeps its state object; who uses and who declares each name is kept up to
+//   the edit; every other declaration keeps its results, moved with its text. An unchanged
+//   declaration (the same object, moved in place or not: chunks.ts) keeps its state object; who uses and who declares each name is kept up to
 //   date as declarations come and go (no map of the whole file per edit), and after a complete run
 //   only the re-checked declarations are looked at (every one after a stopped run or a settings
 //   change). A kept kernel result is looked at again only when the file's param names changed.
@@ -35,7 +35,7 @@ import { checkSchedule, scheduleEnvOf, type ScheduleEnv } from '../check/schedul
 import { DEFAULT_BUDGET, ruleContext, rules, type RuleContext } from '../check/rules/index.js';
 import { ChunkedParser, type Chunk } from './chunks.js';
 import { KernelChecker, kernelChecks, Placeholders, type KernelResult } from './kernel-checks.js';
-import { combine, Mover, sorted, withKernels } from './incremental-move.js';
+import { combine, detached, Mover, sorted, withKernels } from './incremental-move.js';
 
 export interface IncrementalOptions {
   /** most points a GenP check enumerates (the `layout.genp.checkBudget` setting) */
@@ -112,6 +112,8 @@ interface DeclState {
 
 interface State {
   chunks: Chunk[];
+  /** where each chunk started in this version (the Mover's old places: kept chunks move in place) */
+  starts: readonly number[];
   decls: DeclState[];
   /** per chunk, the index of its first declaration in `decls` */
   firstDecl: number[];
@@ -174,12 +176,13 @@ export class IncrementalAnalysis {
     const run = ++this.runs;
     const sameSettings = !!old && budget === old.budget && options.gpuTarget === old.gpuTarget && options.uri === old.uri;
 
-    // ---- declarations, and which old ones they are: the same declaration object (unchanged and
-    // unmoved) keeps its state; a moved copy gets a new one with its results moved (below)
+    // ---- declarations, and which old ones they are: the same declaration object (unchanged, moved
+    // in place or not) keeps its state, with its results moved when its chunk moved or the settings
+    // changed (below)
     const decls: DeclState[] = [];
     const firstDecl: number[] = [];
-    /** new states of declarations copied from the old version (moved), with the old state */
-    const moved: [DeclState, DeclState][] = [];
+    /** kept states whose results move to this version */
+    const moved: DeclState[] = [];
     const added: DeclState[] = [];
     const matchedOld = new Set<number>();
     const dirty: number[] = [];
@@ -193,23 +196,19 @@ export class IncrementalAnalysis {
         const d = c.decls[i];
         const was = o !== undefined ? old!.decls[old!.firstDecl[o] + i] : undefined;
         const index = decls.length;
-        if (was && was.decl === d && sameSettings) {
+        if (was && was.decl === d) {
           was.chunk = k;
           was.index = index;
           was.seen = run;
           decls.push(was);
+          if (!sameSettings || old!.starts[o!] !== c.start) moved.push(was);
           continue;
         }
-        const s: DeclState = was
-          ? { decl: d, chunk: k, defines: was.defines, uses: was.uses, genp: was.genp, rules: [], index, seen: run }
-          : { decl: d, chunk: k, ...names(d), rules: [], index, seen: run };
+        const s: DeclState = { decl: d, chunk: k, ...names(d), rules: [], index, seen: run };
         decls.push(s);
         added.push(s);
-        if (was) moved.push([s, was]);
-        else {
-          dirty.push(index);
-          for (const n of s.defines) changed.push(n);
-        }
+        dirty.push(index);
+        for (const n of s.defines) changed.push(n);
       }
     }
     // the names of the declarations that went: what used them is checked again
@@ -254,16 +253,14 @@ export class IncrementalAnalysis {
     if (old && moved.length) {
       const oldToNew = new Map<number, number>();
       p.from.forEach((o, k) => { if (o !== undefined) oldToNew.set(o, k); });
-      const mover = new Mover(old.chunks, p.chunks, oldToNew, SLOW);
-      for (const [d, was] of moved) {
-        if (isDirty[d.index]) continue;
-        const m = mover.moveResults(was, budget === old.budget, options.gpuTarget === old.gpuTarget, options.uri === old.uri);
-        if (m) {
-          d.elab = m.elab;
-          d.rules = m.rules;
-          d.schedule = m.schedule;
-          d.kernel = m.kernel;
-        } else {
+      const mover = new Mover(old.chunks, old.starts, p.chunks, oldToNew, SLOW);
+      for (const d of moved) {
+        const m = isDirty[d.index] ? undefined : mover.moveResults(d, budget === old.budget, options.gpuTarget === old.gpuTarget, options.uri === old.uri);
+        d.elab = m?.elab;
+        d.rules = m?.rules ?? [];
+        d.schedule = m?.schedule;
+        d.kernel = m?.kernel;
+        if (!m && !isDirty[d.index]) {
           isDirty[d.index] = 1; // a result that points outside the unchanged text: check again
           dirty.push(d.index);
         }
@@ -295,7 +292,7 @@ export class IncrementalAnalysis {
         else noisy.delete(d);
       };
       for (const j of work) mark(decls[j]);
-      for (const [d] of moved) mark(d);
+      for (const d of moved) mark(d);
     };
     const noisyNow = (): DeclState[] => {
       markNoisy();
@@ -324,7 +321,8 @@ export class IncrementalAnalysis {
     // terminated for typing); what was not finished is marked so and done by the next version
     const stop = options.shouldStop;
     const chunks = p.chunks;
-    const next = (partial: boolean): State => ({ chunks, decls, firstDecl, budget, gpuTarget: options.gpuTarget, uri: options.uri, users, definers, params, partial, noisy });
+    const starts = p.starts!;
+    const next = (partial: boolean): State => ({ chunks, starts, decls, firstDecl, budget, gpuTarget: options.gpuTarget, uri: options.uri, users, definers, params, partial, noisy });
     /** re-checked declarations whose elaboration, fast rules and schedule checks are all done */
     const done: boolean[] = [];
     const abandon = (): IncrementalResult => {
@@ -350,7 +348,7 @@ export class IncrementalAnalysis {
       const d = decls[j].decl;
       const before = el.diagnostics.length;
       el.guardedDecl(d);
-      if (todo(j)) decls[j].elab = el.diagnostics.slice(before);
+      if (todo(j)) decls[j].elab = detached(el.diagnostics.slice(before));
     }
 
     // ---- rules: the fast ones per re-checked declaration, the global ones on the whole file
@@ -372,7 +370,7 @@ export class IncrementalAnalysis {
       const one: RuleContext = { ...ctx, decls: [d.decl] };
       for (let ri = 0; ri < rules.length; ri++) {
         if (SLOW[ri] || rules[ri].global) continue;
-        if (todo(j) || d.rules[ri] === undefined) d.rules[ri] = runRule(rules[ri].run, one).diagnostics;
+        if (todo(j) || d.rules[ri] === undefined) d.rules[ri] = detached(runRule(rules[ri].run, one).diagnostics);
       }
       if (todo(j) || d.schedule === undefined) {
         const s = d.decl;
@@ -380,7 +378,7 @@ export class IncrementalAnalysis {
         else {
           env ??= scheduleEnvOf(el.model, resolution, undefined, ctx.scenarios);
           try {
-            d.schedule = checkSchedule(s, env, { defaultTarget: options.gpuTarget });
+            d.schedule = detached(checkSchedule(s, env, { defaultTarget: options.gpuTarget }));
           } catch (e) {
             d.schedule = [{ code: 'check/internal-error', severity: 'error', message: `internal error while checking schedule '${s.name.name}': ${(e as Error).message}`, range: s.name.range }];
           }
@@ -401,7 +399,8 @@ export class IncrementalAnalysis {
         kernelChecker ??= new KernelChecker(p.file, text, options.uri, new Placeholders(params, p.file));
         if (stop?.()) return abandon();
         try {
-          d.kernel = kernelChecker.check(k);
+          const r = kernelChecker.check(k);
+          d.kernel = { ...r, diagnostics: detached(r.diagnostics) };
         } catch {
           throw new Fallback('a kernel check failed');
         }
@@ -431,12 +430,13 @@ export class IncrementalAnalysis {
           cancelled = true;
           break;
         }
-        d.rules[ri] = r.diagnostics;
+        d.rules[ri] = detached(r.diagnostics);
       }
     });
     if (cancelled) this.state.partial = true;
     return {
-      diagnostics: withKernels(combine(p.diagnostics, resolution.diagnostics, noisyNow(), global), kernels),
+      // ranges of their own: the AST's (syntax and name diagnostics hold some) move with later versions
+      diagnostics: detached(withKernels(combine(p.diagnostics, resolution.diagnostics, noisyNow(), global), kernels)),
       cancelled,
       stats: { decls: decls.length, chunksParsed: p.parsed, rechecked: work.filter(todo).length, elaborated: closure.size, full: false },
     };

@@ -12,7 +12,7 @@ import type { LayoutDocument } from './document.js';
 import { declAt } from './document.js';
 import { errorIn, modelOfDecl } from './elaboration.js';
 import { acrossVersions, cached, fresh, type Computed } from './hover-cache.js';
-import { legoLinearFacts } from './linear-hover.js';
+import { hasLinearDecls, legoLinearFacts } from './linear-hover.js';
 import type { HoverLanguage, Settings } from './settings.js';
 import type { SymbolDef } from './symbols.js';
 
@@ -64,7 +64,7 @@ export function layoutHover(doc: LayoutDocument, def: SymbolDef, settings: Setti
   return cached(doc, `L:${def.name}:${settings.hover.language}`, () => {
     const decl = def.container;
     // with `linear` declarations in the file, the F2 facts come from the whole file's model: not kept across versions
-    const linear = doc.file.decls.some((d) => d.kind === 'Linear');
+    const linear = hasLinearDecls(doc);
     const compute = (): Computed | undefined => {
       const c = computeLayoutHover(doc, def, settings);
       if (c && !linear) c.f2 = legoLinearFacts(doc, def.name);
