@@ -1,6 +1,7 @@
 // Structural and size checks as plain data (no source ranges: check/ attaches locations via
 // the `where` path), and the paper's classification of layouts.
-import { childrenOf, evaluate, freeSymbols, type Expr } from '../expr/index.js';
+import { evaluate, freeSymbols, type Expr } from '../expr/index.js';
+import { structureKey } from './structure.js';
 import { applySym } from './symbolic.js';
 import {
   isPerm, orderDims, physicalShape, type Block, type Layout, type OrderBy,
@@ -218,7 +219,7 @@ export function classify(L: Layout): LayoutClass {
   // a pure function of the layout's structure (no environment): kept by its key, so that a
   // layout elaborated again to the same value (an edit elsewhere in its declarations: a hover
   // computes its text again) is not simplified again
-  const key = structureKey(L);
+  const key = structureKey(L)!;
   let c = classes.get(key);
   if (c === undefined) {
     c = classifyStructure(L);
@@ -231,35 +232,6 @@ export function classify(L: Layout): LayoutClass {
 /** classifications by `structureKey`, at most MAX_CLASSES (the oldest dropped) */
 const classes = new Map<string, LayoutClass>();
 const MAX_CLASSES = 2000;
-
-/**
- * A layout without GenP as a string: equal strings <=> equal structures (its dims as expression
- * keys, which are canonical: expr/node.ts, and mark where the `nonneg` hint is set, which keys
- * leave out; display-only parts included too).
- */
-function structureKey(L: Layout): string {
-  const k = (es: readonly Expr[]) => es.map((e) => (hinted(e) ? [e.key, hints(e)] : e.key));
-  const walk = (x: Layout): unknown => {
-    switch (x.kind) {
-      case 'RegP': return ['R', k(x.dims), x.perm, x.sugar ?? ''];
-      case 'GenP': throw new Error('structureKey: a GenP'); // classify answers before
-      case 'OrderBy': return ['O', x.blocks.map(walk), x.tileLevels?.map(k) ?? null];
-      case 'GroupBy': return ['G', x.groupDims.map(k), x.chain.map(walk)];
-      case 'TileBy': return ['T', x.levels.map(k), x.chain.map(walk)];
-      case 'ExpandBy': return ['E', walk(x.inner), k(x.original), k(x.expanded)];
-    }
-  };
-  return JSON.stringify(walk(L));
-}
-
-function hinted(e: Expr): boolean {
-  return ((e.kind === 'floordiv' || e.kind === 'mod') && e.nonneg === true) || childrenOf(e).some(hinted);
-}
-
-/** the `nonneg` hints of e's floordiv/mod nodes, in a fixed order (depth first) */
-function hints(e: Expr): string {
-  return `${(e.kind === 'floordiv' || e.kind === 'mod') && e.nonneg ? 'n' : '-'}(${childrenOf(e).map(hints).join(',')})`;
-}
 
 function classifyStructure(L: Layout): LayoutClass {
   const ds = layoutDims(L);
