@@ -177,7 +177,8 @@ class WorkerRunner implements AnalysisRunner {
     const w = new Worker(this.entry, {
       workerData: { role: workerRole },
       argv: [],
-      execArgv: [],
+      // only the CPU profiler's flags: a server run with --cpu-prof profiles its worker too
+      execArgv: process.execArgv.filter((a) => a.startsWith('--cpu-prof')),
       stdout: true,
       stderr: true,
       resourceLimits: { maxOldGenerationSizeMb: 2048, maxYoungGenerationSizeMb: WORKER_YOUNG_GENERATION_MB },
