@@ -303,7 +303,7 @@ class Driver {
   private unit(rule: EntryRule, s: number, e: number, ctx: Context, braceFollows = false): CstNode | undefined {
     if (s >= e) return undefined;
     if (!this.withinLimits(s, e)) return undefined;
-    const r = parseRule(rule, this.tokens.slice(s, e));
+    const r = parseRule(rule, this.tokens, s, e);
     if (r.errors.length > 0) {
       const d = this.render(r.errors[0], s, e, ctx, braceFollows);
       if (d && !this.hidesDroppedCharacter(s, e, r.errors[0].token)) this.diagnostics.push(d);

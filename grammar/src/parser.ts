@@ -6,6 +6,7 @@
 // The grammar has several entry rules because `parse.ts` splits a file into declarations (and
 // kernel/schedule blocks into statements) before parsing; see there for why.
 import { CstParser, EOF, type CstNode, type IOrAlt, type IParserErrorMessageProvider, type IToken, type TokenType } from 'chevrotain';
+import { fastParse, type FastRule } from './fast-parse.js';
 import * as t from './tokens.js';
 
 /**
@@ -429,15 +430,46 @@ export function theParser(): LayoutParser {
   return instance;
 }
 
-export type EntryRule = 'declaration' | 'kernelHeader' | 'scheduleHeader' | 'binding' | 'step' | 'expression';
+/** the rules a piece is parsed with (parse.ts) */
+export type EntryRule = FastRule;
 
 export interface RuleResult {
   cst: CstNode;
   errors: { name: string; message: string; token: IToken }[];
 }
 
-/** Parses `tokens` with one entry rule. May throw on an internal failure; parse.ts catches. */
-export function parseRule(rule: EntryRule, tokens: IToken[]): RuleResult {
+/**
+ * Parses `tokens[s, e)` with one entry rule: a piece without a syntax error by the fast recogniser
+ * (fast-parse.ts), which gives Chevrotain's CST; any other by Chevrotain. May throw on an internal
+ * failure; parse.ts catches.
+ */
+export function parseRule(rule: EntryRule, tokens: IToken[], s = 0, e = tokens.length): RuleResult {
+  const fast = fastPath ? fastParse(rule, tokens, s, e) : undefined;
+  if (fast) {
+    parseCounts.fast++;
+    return { cst: fast, errors: [] };
+  }
+  parseCounts.chevrotain++;
+  return chevrotainParse(rule, s === 0 && e === tokens.length ? tokens : tokens.slice(s, e));
+}
+
+/** pieces parsed so far by the fast recogniser and by Chevrotain (tests, benchmarks) */
+export const parseCounts = { fast: 0, chevrotain: 0 };
+
+let fastPath = true;
+/** Runs `f` with every piece parsed by Chevrotain (tests: the fast path must give the same). */
+export function withoutFastPath<T>(f: () => T): T {
+  const was = fastPath;
+  fastPath = false;
+  try {
+    return f();
+  } finally {
+    fastPath = was;
+  }
+}
+
+/** Parses `tokens` with one entry rule by Chevrotain's parser (its error recovery and messages). */
+export function chevrotainParse(rule: EntryRule, tokens: IToken[]): RuleResult {
   const p = theParser();
   p.input = tokens;
   const cst = p[rule]() as CstNode;

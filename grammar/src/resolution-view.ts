@@ -86,9 +86,11 @@ export class Composed implements Resolution {
   references(def: Definition): NameUse[] {
     const out: NameUse[] = [];
     // a local or free symbol: its declaration's uses; a top-level name: the declarations that looked it
-    // up; a built-in (no declaration): every declaration
+    // up (the cache's lookers of the name for its latest version: a hover's number of uses reads no other
+    // declaration); a built-in (no declaration): every declaration
     const own = def.decl && !TOP_LEVEL.has(def.kind) ? this.unit(def.decl) : undefined;
-    for (const u of own ? [own] : this.unitList) {
+    const units: Iterable<Unit> = own ? [own] : def.decl && this.current ? (this.cache.lookers.get(def.name) ?? []) : this.unitList;
+    for (const u of units) {
       if (!own && def.decl && u.looked.get(def.name) !== def) continue;
       for (const [use, d] of u.refs) if (d === def) out.push(use);
     }

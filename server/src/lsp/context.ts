@@ -68,10 +68,10 @@ export class SnapshotCache {
 
   /**
    * Builds the snapshot of `version` (its parse and name resolution: the whole file for a document
-   * just opened, only what an edit touched or moved for a later version) once the document has
-   * stayed at that version for `idleMs`, so that a request that comes later (a hover once the user
-   * stops typing) finds it ready; while the user types, nothing is built ahead (a request builds
-   * what it needs itself). `current` gives the document then (none once closed).
+   * just opened, only what an edit changed for a later version) once the document has stayed at
+   * that version for `idleMs`, so that a request that comes later finds it ready; a version edited
+   * again before then is not built ahead (a request builds what it needs itself). `current` gives
+   * the document then (none once closed).
    */
   prepare(uri: string, version: number, current: () => TextDocument | undefined, idleMs: number): void {
     clearTimeout(this.waiting.get(uri));

@@ -22,6 +22,7 @@ import type * as ast from '../../../grammar/src/ast.js';
 import type { Diagnostic } from '../../../grammar/src/diagnostic.js';
 import { LineIndex, pushLineStarts } from '../../../grammar/src/line-index.js';
 import { MAX_DIAGNOSTICS, parse } from '../../../grammar/src/parse.js';
+import { commonPrefixLength, commonSuffixLength } from './common-affix.js';
 
 /**
  * One chunk: its text, where it starts, and its parse in file offsets. `start` and `line` (and every
@@ -192,22 +193,11 @@ export class ChunkedParser {
       const texts = starts.map((s, k) => text.slice(s, k + 1 < starts.length ? starts[k + 1] : text.length));
       return { lines: new LineIndex(text), starts, texts, from: matchChunks(prev.map((c) => c.text), texts) };
     }
-    // the common prefix and suffix, in characters: whole chunks compared first (by the engine)
-    let P = 0;
-    for (let k = 0; k < prev.length; k++) {
-      if (!text.startsWith(prev[k].text, at[k])) break;
-      P = at[k] + prev[k].text.length;
-    }
+    // the common prefix and suffix, in characters (not overlapping)
     const most = Math.min(old.length, text.length);
-    while (P < most && old.charCodeAt(P) === text.charCodeAt(P)) P++;
+    const P = commonPrefixLength(old, text);
     const delta = text.length - old.length;
-    let S = 0;
-    for (let k = prev.length - 1; k >= 0; k--) {
-      if (at[k] < P || at[k] + delta < P || !text.startsWith(prev[k].text, at[k] + delta)) break;
-      S = old.length - at[k];
-    }
-    S = Math.min(S, most - P);
-    while (S < most - P && old.charCodeAt(old.length - 1 - S) === text.charCodeAt(text.length - 1 - S)) S++;
+    const S = commonSuffixLength(old, text, most - P);
     // a chunk start depends on the character before it and the keyword after it (at most 9 characters):
     // the leading chunks that end 9 characters before the first change, and the trailing ones that start
     // after the last change, are the same chunks in the new text

@@ -30,6 +30,14 @@ function linearsModel(doc: LayoutDocument): Model {
   for (const d of [...needed].sort((a, b) => a.range.start - b.range.start)) el.guardedDecl(d);
   return el.model;
 }
+/** Per version: does the file declare any `linear` layout (every layout hover asks; one scan of the declarations per version). */
+const linearDecls = new WeakMap<LayoutDocument, boolean>();
+export function hasLinearDecls(doc: LayoutDocument): boolean {
+  let v = linearDecls.get(doc);
+  if (v === undefined) linearDecls.set(doc, (v = doc.file.decls.some((d) => d.kind === 'Linear')));
+  return v;
+}
+
 function linearOf(doc: LayoutDocument) {
   let v = cache.get(doc);
   if (!v) cache.set(doc, (v = analyse(doc)));
@@ -98,7 +106,7 @@ export function legoLinearFacts(doc: LayoutDocument, name: string): string | und
     // the layout's own model (elaborated with what it depends on and kept per version) has its
     // value; the file's linear layouts only when it has `linear` declarations (one named `name` wins)
     const decl = doc.symbols.global(name)?.container;
-    const linears = doc.file.decls.some((d) => d.kind === 'Linear') ? linearOf(doc) : undefined;
+    const linears = hasLinearDecls(doc) ? linearOf(doc) : undefined;
     const m = decl?.kind === 'Layout'
       ? memoryLayout(name, doc.file, modelOfDecl(doc, decl).model, linears?.analysis.linears ?? new Map())
       : linears ? memoryLayout(name, doc.file, linears.model, linears.analysis.linears) : undefined;
