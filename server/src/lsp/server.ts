@@ -48,7 +48,7 @@ import { executeEmit } from './emit.js';
 import { picture } from './picture.js';
 import { EMIT_COMMAND, PICTURE_REQUEST, type LayoutInitializationOptions } from './protocol.js';
 import { commandLine } from './command-line.js';
-import { compactingCollection, configureHeap, IdleCompaction } from './heap.js';
+import { compactingCollection, configureHeap, IdleCompaction, sizeMainYoungGeneration } from './heap.js';
 
 /**
  * How long after a version's diagnostics are published (with no edit since) the main thread builds
@@ -75,6 +75,8 @@ if (!isMainThread && (workerData as { role?: string } | undefined)?.role === wor
   const cl = commandLine(process.argv.slice(2));
   if (cl.action === 'serve') {
     configureHeap();
+    // after the first turn of the event loop: `initialize`, when it is already there, is answered first
+    setImmediate(sizeMainYoungGeneration);
     startServer(stdioRequested() ? resilientStdioConnection() : createConnection(ProposedFeatures.all, connectionOptions()));
   } else {
     if (cl.stdout) process.stdout.write(cl.stdout);
