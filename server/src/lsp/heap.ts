@@ -12,9 +12,10 @@
 // semi-spaces) within the first edits. V8 grows a semi-space by `--semi-space-growth-factor` at a
 // scavenge (once more survived since the last growth than it holds), reading the flag each time;
 // with the factor at 1 it never grows. So `configureHeap` sets it to 1, and the main thread sizes
-// its young generation once at start-up (`sizeMainYoungGeneration`): a factor that takes the
-// semi-spaces from their first 1 MB to `MAIN_SEMI_SPACE_MB` in one step, objects kept alive until a
-// scavenge has grown them, then factor 1 again (a few ms). Semi-spaces of 1 MB cost the main thread's snapshot and hover work
+// its young generation once `initialize` is answered (`sizeMainYoungGeneration`): a factor that
+// takes the semi-spaces from their first 1 MB to `MAIN_SEMI_SPACE_MB` in one step, objects kept
+// alive until a scavenge has grown them, then factor 1 again (a few ms). Semi-spaces of 1 MB cost
+// the main thread's snapshot and hover work
 // about a third more CPU (more promotion, more full collections); 4 MB about 10%, for 24 MB less
 // than V8's own 16 (bench/ figures in docs/server.md). The flag is the process's: the worker's
 // young generation has its full size from its start instead (`--min-semi-space-size`, read when an
@@ -60,8 +61,8 @@ export function configureHeap(): void {
 }
 
 /**
- * The main thread's, once at start-up: grows its semi-spaces to `MAIN_SEMI_SPACE_MB` (see above);
- * returns their size (MB).
+ * The main thread's, once `initialize` is answered: grows its semi-spaces to `MAIN_SEMI_SPACE_MB`
+ * (see above); returns their size (MB).
  */
 export function sizeMainYoungGeneration(): number {
   const semiMb = () => (getHeapSpaceStatistics().find((s) => s.space_name === 'new_space')?.space_size ?? 0) / 2 ** 21;

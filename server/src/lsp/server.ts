@@ -75,9 +75,8 @@ if (!isMainThread && (workerData as { role?: string } | undefined)?.role === wor
   const cl = commandLine(process.argv.slice(2));
   if (cl.action === 'serve') {
     configureHeap();
-    // after the first turn of the event loop: `initialize`, when it is already there, is answered first
-    setImmediate(sizeMainYoungGeneration);
-    startServer(stdioRequested() ? resilientStdioConnection() : createConnection(ProposedFeatures.all, connectionOptions()));
+    // the main thread's young generation is sized once `initialize` is answered (heap.ts)
+    startServer(stdioRequested() ? resilientStdioConnection() : createConnection(ProposedFeatures.all, connectionOptions()), { initialized: sizeMainYoungGeneration });
   } else {
     if (cl.stdout) process.stdout.write(cl.stdout);
     if (cl.stderr) process.stderr.write(cl.stderr);
@@ -135,7 +134,8 @@ function bundlePath(): string | undefined {
   }
 }
 
-export function startServer(connection: Connection): void {
+/** `initialized`: called once the `initialize` answer is out, before the analysis worker starts. */
+export function startServer(connection: Connection, options: { initialized?: () => void } = {}): void {
   const documents = new TextDocuments(TextDocument);
   const snapshots = new SnapshotCache();
   let settings!: SettingsStore;
@@ -227,6 +227,7 @@ export function startServer(connection: Connection): void {
   });
 
   connection.onInitialized(() => {
+    options.initialized?.();
     runner?.start();
     void settings.refresh().finally(() => signalReady());
     // the request path's code compiled before the first request (warm-main.ts), paused while
