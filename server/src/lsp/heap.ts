@@ -15,9 +15,8 @@
 // its young generation once `initialize` is answered (`sizeMainYoungGeneration`): a factor that
 // takes the semi-spaces from their first 1 MB to `MAIN_SEMI_SPACE_MB` in one step, objects kept
 // alive until a scavenge has grown them, then factor 1 again (a few ms). Semi-spaces of 1 MB cost
-// the main thread's snapshot and hover work
-// about a third more CPU (more promotion, more full collections); 4 MB about 10%, for 24 MB less
-// than V8's own 16 (bench/ figures in docs/server.md). The flag is the process's: the worker's
+// the main thread's snapshot and hover work about a third more CPU (more promotion, more full
+// collections); 4 MB about 10%, for 24 MB less than V8's own 16 (figures in docs/server.md). The flag is the process's: the worker's
 // young generation has its full size from its start instead (`--min-semi-space-size`, read when an
 // isolate is set up), and it is part of the flags V8's code cache was made with (`bootstrap.ts`), so
 // it is 1 at every load: the build's, the main thread's, and the worker's, which sets it again (an
