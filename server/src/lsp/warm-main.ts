@@ -9,7 +9,7 @@ import { DocumentHistory, LayoutDocument } from '../service/document.js';
 import { hover } from '../service/hover.js';
 import { withoutHoverCache } from '../service/hover-cache.js';
 import { defaultSettings } from '../service/settings.js';
-import { stepByStep, WARM_UP_UNITS } from './warm-up.js';
+import { BROKEN_UNIT, stepByStep, WARM_UP_UNITS } from './warm-up.js';
 
 /**
  * Starts warming up; returns a function that stops it. While `paused()` says so (diagnostics are
@@ -37,6 +37,8 @@ export function warmUpMainThread(paused: () => boolean = () => false, onStep?: (
       doc = new LayoutDocument('warm-up:sample', ++version, text, parser, history);
       hover(doc, at('X1[pid_m'), defaultSettings);
     },
+    // a piece with a syntax error: Chevrotain's parser, built on first use (grammar/src/parser.ts)
+    () => new ChunkedParser().parse(BROKEN_UNIT),
   ];
   // then the layouts of the whole sample, computed afresh (nothing kept): elaboration, the symbolic
   // apply and inv and the simplifier run often enough to be compiled before a user's first hover of
