@@ -20,7 +20,9 @@
 // young generation has its full size from its start instead (`--min-semi-space-size`, read when an
 // isolate is set up), and it is part of the flags V8's code cache was made with (`bootstrap.ts`), so
 // it is 1 at every load: the build's, the main thread's, and the worker's, which sets it again (an
-// isolate's set-up resets a factor below 2 to 2).
+// isolate's set-up resets a factor below 2 to 2). In the moment between that reset and the worker's
+// own setting, the main thread's warm-up can still grow its semi-spaces one step (to 8 MB: seen in
+// one benchmark start of about ten).
 //
 // The worker's old generation keeps the size it reached while it opened a file (the whole-file
 // analysis's transient data), and V8 collects it again only when it reaches a limit computed from
