@@ -93,11 +93,14 @@ export class ChunkedParser {
     /** chunks not kept from the previous version (parsed now, or kept from a stopped call) */
     const fresh: Chunk[] = [];
     let parsed = 0;
+    // chunk starts are line starts, in order: their lines are found walking the line starts once
+    const lineStarts = lines.lineStarts();
+    let line = 0;
     for (let k = 0; k < texts.length; k++) {
       let old: Chunk | undefined;
       if (from[k] !== undefined) old = this.prev[from[k]!];
       else if ((old = this.spare.get(texts[k]))) this.spare.delete(texts[k]); // each object in one place
-      const line = lines.position(starts[k]).line;
+      while (line + 1 < lineStarts.length && lineStarts[line + 1] <= starts[k]) line++;
       chunkLines.push(line);
       if (old && (old.line === line || old.diagnostics.length === 0)) chunks.push(old);
       else {
