@@ -1,7 +1,7 @@
 // The heap settings (server/src/lsp/heap.ts) as the server applies them, in a child process with a
-// worker like the analysis worker: the main thread's young generation stays at its first size, also
-// after the worker started (setting up an isolate resets V8's semi-space growth factor, so the worker
-// applies the settings again), and the worker's young generation has its full size from the start.
+// worker like the analysis worker: the main thread's young generation is sized once and stays,
+// also after the worker started (setting up an isolate resets V8's semi-space growth factor), the
+// worker's has its full size from the start; the worker's idle compaction.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildSync } from 'esbuild';
 import { root } from './harness.js';
+import { IdleCompaction, MAIN_SEMI_SPACE_MB, WORKER_YOUNG_GENERATION_MB } from '../../server/src/lsp/heap.js';
 
 let dir = '';
 let heapJs = '';
@@ -26,24 +27,85 @@ function newSpaces(configured: boolean): { main: number; worker: number } {
   const common = `
     const heap = require(${JSON.stringify(heapJs)});
     const newSpace = () => require('node:v8').getHeapSpaceStatistics().find((s) => s.space_name === 'new_space').space_size / 2 ** 20;
-    const churn = () => { const keep = []; for (let r = 0; r < 60; r++) { const a = []; for (let i = 0; i < 40000; i++) a.push({ i, s: 'x' + i }); keep.push(a.slice(0, 3000)); } return keep.length; };
-    if (${configured}) heap.configureHeap();`;
+    const keep = [];
+    // many short tasks (the server's requests), each allocating 2 MB and keeping a tenth of it
+    const churn = (n, done) => { const a = []; for (let i = 0; i < 20000; i++) a.push({ i, s: 'x' + i }); keep.push(a.slice(0, 2000)); if (keep.length > 200) keep.splice(0, 100); n > 0 ? setImmediate(() => churn(n - 1, done)) : done(); };`;
   const worker = `${common}
-    churn();
-    require('node:worker_threads').parentPort.postMessage(newSpace());`;
+    if (${configured}) heap.configureHeap();
+    const { parentPort } = require('node:worker_threads');
+    churn(300, () => parentPort.postMessage(newSpace()));`;
   const main = `${common}
+    if (${configured}) { heap.configureHeap(); heap.sizeMainYoungGeneration(); }
     const w = new (require('node:worker_threads').Worker)(${JSON.stringify(worker)}, { eval: true, resourceLimits: { maxYoungGenerationSizeMb: heap.WORKER_YOUNG_GENERATION_MB } });
-    w.on('message', (workerMb) => { churn(); console.log(JSON.stringify({ main: newSpace(), worker: workerMb })); void w.terminate(); });`;
-  const r = spawnSync(process.execPath, ['-e', main], { encoding: 'utf8', timeout: 60_000 });
+    w.on('message', (workerMb) => churn(300, () => { console.log(JSON.stringify({ main: newSpace(), worker: workerMb })); void w.terminate(); }));`;
+  const r = spawnSync(process.execPath, ['-e', main], { encoding: 'utf8', timeout: 120_000 });
   assert.equal(r.status, 0, r.stderr);
   return JSON.parse(r.stdout) as { main: number; worker: number };
 }
 
-test("the main thread's young generation stays small after the worker starts; the worker's has its full size", () => {
+test("the main thread's young generation is sized to MAIN_SEMI_SPACE_MB and stays there, also after the worker started; the worker's has its full size", () => {
   const configured = newSpaces(true);
-  // two semi-spaces of 1 MB (2 MB where a collection fell while the worker's isolate was set up)
-  assert.ok(configured.main <= 4, `main thread new space ${configured.main} MB`);
-  assert.equal(configured.worker, 16);
+  assert.deepEqual(configured, { main: 2 * MAIN_SEMI_SPACE_MB, worker: 2 * (WORKER_YOUNG_GENERATION_MB / 3) });
   // V8's own sizing, for comparison: the main thread's grows to 2 x 16 MB
   assert.equal(newSpaces(false).main, 32);
+});
+
+test('IdleCompaction compacts once idle for its delay, the first time and then only after the heap grew by a quarter and 4 MB', async () => {
+  let committed = 100 * 2 ** 20;
+  const calls: number[] = [];
+  const c = new IdleCompaction(() => { calls.push(committed); committed = 60 * 2 ** 20; }, 20, () => committed);
+  const idleFor = (ms: number) => new Promise((r) => setTimeout(r, ms));
+  c.idle();
+  await idleFor(5);
+  c.busy(); // a request came before the delay: nothing
+  await idleFor(40);
+  assert.deepEqual(calls, []);
+  c.idle();
+  await idleFor(60);
+  assert.deepEqual(calls, [100 * 2 ** 20]); // the first time, whatever the size
+  committed = 75 * 2 ** 20; // 60 -> 75 MB: a quarter, not more
+  c.idle();
+  await idleFor(60);
+  assert.equal(calls.length, 1);
+  committed = 75 * 2 ** 20 + 1;
+  c.idle();
+  await idleFor(60);
+  assert.equal(calls.length, 2);
+  assert.equal(c.count, 2);
+  // small heaps: at least 4 MB of growth
+  assert.equal(c.compactIfGrown(), false); // 60 MB again after the last
+  committed = 0;
+  const small = new IdleCompaction(() => undefined, 20, () => committed);
+  committed = 8 * 2 ** 20;
+  assert.equal(small.compactIfGrown(), true);
+  committed = 11 * 2 ** 20; // +37%, but less than 4 MB
+  assert.equal(small.compactIfGrown(), false);
+  committed = 12 * 2 ** 20 + 1;
+  assert.equal(small.compactIfGrown(), true);
+});
+
+test('the compacting collection gives back the pages that a plain one leaves sparse (in a worker with --expose-gc set by configureHeap)', () => {
+  const worker = `
+    const heap = require(${JSON.stringify('HEAP_JS')});
+    const old = () => require('node:v8').getHeapSpaceStatistics().find((s) => s.space_name === 'old_space');
+    // about 40 MB of objects, a quarter of them kept: every page of the old generation a quarter full
+    const all = []; for (let r = 0; r < 40; r++) { const a = []; for (let i = 0; i < 20000; i++) a.push({ i, s: 'x' + i }); all.push(a); }
+    const keep = all.map((a) => a.filter((_, i) => i % 4 === 0)); all.length = 0;
+    globalThis.gc();
+    const plain = old().space_size;
+    heap.compactingCollection()();
+    const o = old();
+    require('node:worker_threads').parentPort.postMessage({ plain, compacted: o.space_size, used: o.space_used_size, kept: keep.length });`;
+  const main = `
+    const heap = require(${JSON.stringify('HEAP_JS')});
+    heap.configureHeap();
+    if (heap.compactingCollection() !== undefined) throw new Error('gc exposed in a context made before the flag');
+    const w = new (require('node:worker_threads').Worker)(${JSON.stringify('WORKER')}, { eval: true });
+    w.on('message', (m) => { console.log(JSON.stringify(m)); void w.terminate(); });`;
+  const code = main.replace(/HEAP_JS/g, heapJs.replace(/\\/g, '\\\\')).replace(JSON.stringify('WORKER'), JSON.stringify(worker.replace(/HEAP_JS/g, heapJs)));
+  const r = spawnSync(process.execPath, ['-e', code], { encoding: 'utf8', timeout: 60_000 });
+  assert.equal(r.status, 0, r.stderr);
+  const m = JSON.parse(r.stdout) as { plain: number; compacted: number; used: number };
+  assert.ok(m.plain > 2 * m.used, `a plain collection leaves the pages: ${m.plain} bytes for ${m.used} used`);
+  assert.ok(m.compacted < 1.5 * m.used + 2 ** 20, `compacted: ${m.compacted} bytes for ${m.used} used`);
 });

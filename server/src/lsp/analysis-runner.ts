@@ -15,7 +15,7 @@ import type { Settings } from '../service/settings.js';
 import { IncrementalAnalysis } from '../service/incremental.js';
 import { syntaxDiagnostics } from '../service/diagnose.js';
 import { warmUp } from './warm-up.js';
-import { WORKER_YOUNG_GENERATION_MB } from './heap.js';
+import { WORKER_YOUNG_GENERATION_MB, type IdleCompaction } from './heap.js';
 
 /**
  * Files longer than this (UTF-16 code units) get syntax and name diagnostics only, and an information
@@ -110,9 +110,10 @@ export class Analyses {
 /**
  * The worker's side: answers `Request`s with the document's diagnostics (as `diagnose` gives them).
  * `jobPosted`: a flag the main thread sets as it posts a job (before the message can be handled),
- * which stops the warm-up inside its current step.
+ * which stops the warm-up inside its current step. `compaction`: told when a request comes and when
+ * it is answered, to compact the heap once idle (heap.ts).
  */
-export function serveAnalysisRequests(port: MessagePort, options: { warmUp?: boolean; jobPosted?: Int32Array } = {}): void {
+export function serveAnalysisRequests(port: MessagePort, options: { warmUp?: boolean; jobPosted?: Int32Array; compaction?: IdleCompaction } = {}): void {
   const analyses = new Analyses();
   let requested = false;
   const posted = options.jobPosted;
@@ -121,6 +122,7 @@ export function serveAnalysisRequests(port: MessagePort, options: { warmUp?: boo
   port.on('message', (m: Request) => {
     requested = true;
     stopWarming();
+    options.compaction?.busy();
     const t0 = performance.now();
     const flag = new Int32Array(m.stop);
     try {
@@ -139,6 +141,8 @@ export function serveAnalysisRequests(port: MessagePort, options: { warmUp?: boo
       port.postMessage({ id: m.id, diagnostics: r.diagnostics, cancelled: r.cancelled, ms: performance.now() - t0 } satisfies Reply);
     } catch (e) {
       port.postMessage({ id: m.id, error: e instanceof Error ? e.message : String(e) } satisfies Reply);
+    } finally {
+      options.compaction?.idle();
     }
   });
 }

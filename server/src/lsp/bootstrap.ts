@@ -74,6 +74,9 @@ export function load(bundle: string, entry: string): CacheUse {
 }
 
 function writeCache(bundle: string, script: Script): void {
+  // the cache records the flags it is made under: those every load sets first (the server may have
+  // changed one since, heap.ts's growth factor)
+  configureHeap();
   const st = statSync(bundle);
   const header: CacheHeader = { size: st.size, mtimeMs: st.mtimeMs, v8: process.versions.v8 };
   const file = cachePathOf(bundle);

@@ -9,16 +9,29 @@
 //
 // The main thread's young generation can be bounded only on Node's command line
 // (`--max-semi-space-size`), which a client may not pass: left alone it grows to 2 x 16 MB (its two
-// semi-spaces) within the first edits, though the main thread's work (a version's snapshot, a
-// hover) keeps little alive across a collection. V8 grows a semi-space by
-// `--semi-space-growth-factor` at a collection, reading the flag each time, so setting it to 1 at
-// start-up keeps the main thread's semi-spaces at their first size (1 MB each). A new isolate resets
-// a factor below 2 to 2 while it is set up, so the worker sets it again before it loads its code
-// (`bootstrap.ts` calls `configureHeap` on both threads), which also keeps V8's code cache valid:
-// the cache is used only under the flags it was made with (the build makes it after
-// `configureHeap`). The worker's own young generation does not grow either: it starts at its full
-// size (`--min-semi-space-size`, read when an isolate is set up).
-import { setFlagsFromString } from 'node:v8';
+// semi-spaces) within the first edits. V8 grows a semi-space by `--semi-space-growth-factor` at a
+// scavenge (once more survived since the last growth than it holds), reading the flag each time;
+// with the factor at 1 it never grows. So `configureHeap` sets it to 1, and the main thread sizes
+// its young generation once `initialize` is answered (`sizeMainYoungGeneration`): a factor that
+// takes the semi-spaces from their first 1 MB to `MAIN_SEMI_SPACE_MB` in one step, objects kept
+// alive until a scavenge has grown them, then factor 1 again (a few ms). Semi-spaces of 1 MB cost
+// the main thread's snapshot and hover work about a third more CPU (more promotion, more full
+// collections); 4 MB about 10%, for 24 MB less than V8's own 16 (figures in docs/server.md). The flag is the process's: the worker's
+// young generation has its full size from its start instead (`--min-semi-space-size`, read when an
+// isolate is set up), and it is part of the flags V8's code cache was made with (`bootstrap.ts`), so
+// it is 1 at every load: the build's, the main thread's, and the worker's, which sets it again (an
+// isolate's set-up resets a factor below 2 to 2).
+//
+// The worker's old generation keeps the size it reached while it opened a file (the whole-file
+// analysis's transient data), and V8 collects it again only when it reaches a limit computed from
+// what was live then: at 20,000 lines about 100 MB of old space for 60 MB live, for as long as the
+// server runs. V8's own memory reducer compacts only after 8 s without allocation, and not at all
+// when no full collection happened since (an editing session does none after the open). So the
+// worker compacts its heap itself once it has had no request for `IDLE_COMPACT_MS` and its heap grew
+// since it last did (`IdleCompaction`): a full collection that also moves objects out of sparse
+// pages, so that they are given back (V8's `gc` with `--compact-on-every-full-gc` for that one call;
+// `--expose-gc` makes `gc` exist in the worker's context, which is made after the flag is set).
+import { getHeapSpaceStatistics, getHeapStatistics, setFlagsFromString } from 'node:v8';
 
 /** The old generation grows by this much of what survived the last full collection (V8's `--heap-growing-percent`). */
 export const HEAP_GROWING_PERCENT = 50;
@@ -29,6 +42,9 @@ export const WORKER_YOUNG_GENERATION_MB = 24;
 /** One of the worker's semi-spaces (V8 sizes a young generation as three semi-spaces). */
 const WORKER_SEMI_SPACE_MB = WORKER_YOUNG_GENERATION_MB / 3;
 
+/** The main thread's semi-spaces grow to this size (MB) and no further (V8's own limit: 16). */
+export const MAIN_SEMI_SPACE_MB = 4;
+
 /**
  * Applies the heap settings to the process (both isolates: V8 reads the growth flags at every
  * collection, the semi-space size when the worker's isolate is set up); call on the main thread
@@ -38,4 +54,92 @@ export function configureHeap(): void {
   setFlagsFromString(`--heap-growing-percent=${HEAP_GROWING_PERCENT}`);
   setFlagsFromString(`--min-semi-space-size=${WORKER_SEMI_SPACE_MB}`);
   setFlagsFromString('--semi-space-growth-factor=1');
+  setFlagsFromString('--expose-gc');
+  // the default, set here too so that a worker starting during a compaction loads its code under the flags the cache was made with
+  setFlagsFromString('--no-compact-on-every-full-gc');
+}
+
+/**
+ * The main thread's, once `initialize` is answered: grows its semi-spaces to `MAIN_SEMI_SPACE_MB`
+ * (see above); returns their size (MB).
+ */
+export function sizeMainYoungGeneration(): number {
+  const semiMb = () => (getHeapSpaceStatistics().find((s) => s.space_name === 'new_space')?.space_size ?? 0) / 2 ** 21;
+  setFlagsFromString(`--semi-space-growth-factor=${MAIN_SEMI_SPACE_MB}`);
+  try {
+    // objects that survive scavenges until one grows the semi-spaces (a few MB at most)
+    const kept: unknown[] = [];
+    for (let i = 0; i < MAIN_SEMI_SPACE_MB * 2 ** 16 && (i % 1024 !== 0 || semiMb() < MAIN_SEMI_SPACE_MB); i++) kept.push({ i });
+  } finally {
+    setFlagsFromString('--semi-space-growth-factor=1');
+  }
+  return semiMb();
+}
+
+/** The worker compacts its heap after this long without a request (if its heap grew: `IdleCompaction`). */
+export const IDLE_COMPACT_MS = 500;
+
+/** ... when its heap (committed) exceeds what it was right after its last compaction by this factor, */
+const COMPACT_GROWTH = 1.25;
+/** ... and by at least this many bytes. */
+const COMPACT_MIN_GROWTH_BYTES = 4 * 2 ** 20;
+
+/**
+ * Compacts an isolate's heap once it is idle and has grown since it last did (see above). `busy` when
+ * a request comes, `idle` when it is answered; `collect` is a full, compacting collection.
+ */
+export class IdleCompaction {
+  private timer?: NodeJS.Timeout;
+  /** the heap's committed bytes right after the last compaction; 0 before the first */
+  private after = 0;
+  /** compactions done and their total time (ms) */
+  count = 0;
+  ms = 0;
+
+  constructor(
+    private readonly collect: () => void,
+    private readonly idleMs = IDLE_COMPACT_MS,
+    private readonly committed: () => number = () => getHeapStatistics().total_heap_size,
+  ) {}
+
+  busy(): void {
+    clearTimeout(this.timer);
+    this.timer = undefined;
+  }
+
+  idle(): void {
+    this.busy();
+    this.timer = setTimeout(() => this.compactIfGrown(), this.idleMs);
+    this.timer.unref();
+  }
+
+  /** compacts when the heap grew beyond the bounds since the last compaction (always the first time) */
+  compactIfGrown(): boolean {
+    this.timer = undefined;
+    const now = this.committed();
+    if (this.after > 0 && now <= Math.max(this.after * COMPACT_GROWTH, this.after + COMPACT_MIN_GROWTH_BYTES)) return false;
+    const t0 = performance.now();
+    this.collect();
+    this.ms += performance.now() - t0;
+    this.count++;
+    this.after = this.committed();
+    return true;
+  }
+}
+
+/**
+ * The isolate's compacting full collection, where `--expose-gc` was set before its context was made
+ * (the worker's); otherwise undefined.
+ */
+export function compactingCollection(): (() => void) | undefined {
+  const gc = (globalThis as { gc?: () => void }).gc;
+  if (typeof gc !== 'function') return undefined;
+  return () => {
+    setFlagsFromString('--compact-on-every-full-gc');
+    try {
+      gc();
+    } finally {
+      setFlagsFromString('--no-compact-on-every-full-gc');
+    }
+  };
 }

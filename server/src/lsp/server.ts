@@ -48,7 +48,7 @@ import { executeEmit } from './emit.js';
 import { picture } from './picture.js';
 import { EMIT_COMMAND, PICTURE_REQUEST, type LayoutInitializationOptions } from './protocol.js';
 import { commandLine } from './command-line.js';
-import { configureHeap } from './heap.js';
+import { compactingCollection, configureHeap, IdleCompaction, sizeMainYoungGeneration } from './heap.js';
 
 /**
  * How long after a version's diagnostics are published (with no edit since) the main thread builds
@@ -69,12 +69,14 @@ function envInt(name: string, dflt: number): number {
 
 if (!isMainThread && (workerData as { role?: string } | undefined)?.role === workerRole) {
   const posted = (workerData as { jobPosted?: SharedArrayBuffer }).jobPosted;
-  serveAnalysisRequests(parentPort!, posted ? { jobPosted: new Int32Array(posted) } : {});
+  const collect = compactingCollection();
+  serveAnalysisRequests(parentPort!, { ...(posted ? { jobPosted: new Int32Array(posted) } : {}), ...(collect ? { compaction: new IdleCompaction(collect) } : {}) });
 } else if (isMainThread) {
   const cl = commandLine(process.argv.slice(2));
   if (cl.action === 'serve') {
     configureHeap();
-    startServer(stdioRequested() ? resilientStdioConnection() : createConnection(ProposedFeatures.all, connectionOptions()));
+    // the main thread's young generation is sized once `initialize` is answered (heap.ts)
+    startServer(stdioRequested() ? resilientStdioConnection() : createConnection(ProposedFeatures.all, connectionOptions()), { initialized: sizeMainYoungGeneration });
   } else {
     if (cl.stdout) process.stdout.write(cl.stdout);
     if (cl.stderr) process.stderr.write(cl.stderr);
@@ -132,7 +134,8 @@ function bundlePath(): string | undefined {
   }
 }
 
-export function startServer(connection: Connection): void {
+/** `initialized`: called once the `initialize` answer is out, before the analysis worker starts. */
+export function startServer(connection: Connection, options: { initialized?: () => void } = {}): void {
   const documents = new TextDocuments(TextDocument);
   const snapshots = new SnapshotCache();
   let settings!: SettingsStore;
@@ -224,6 +227,7 @@ export function startServer(connection: Connection): void {
   });
 
   connection.onInitialized(() => {
+    options.initialized?.();
     runner?.start();
     void settings.refresh().finally(() => signalReady());
     // the request path's code compiled before the first request (warm-main.ts), paused while
