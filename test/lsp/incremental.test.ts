@@ -170,6 +170,21 @@ test('a length-changing edit keeps the later declarations, the same objects move
   assert.deepEqual(plain(r1.diagnostics), plain(full(bad)));
 });
 
+test('the stages handed out early (syntax and names, then all but the slow checks) are the caller\'s: a later version moves none of their ranges', () => {
+  const t0 = 'param M = 4\nlayout A = OrderBy(Row(M, 4)\nlayout B = Q\nlayout G = OrderBy(GenP([3, 3], antidiag(3)))\n';
+  const an = new IncrementalAnalysis();
+  let syntax: Diagnostic[] = [];
+  let fast: Diagnostic[] = [];
+  an.diagnose(t0, { budget: BUDGET, gpuTarget: 'sm_90', onSyntax: (d) => (syntax = d), onFast: (d) => (fast = d) });
+  const [syntax0, fast0] = [plain(syntax), plain(fast)];
+  assert.deepEqual(syntax.map((d) => d.code), ['parse/unclosed', 'name/undefined', 'name/undefined']);
+  assert.ok(fast.length >= 2, JSON.stringify(fast));
+  // every declaration moves (kept chunks move in place): the lists handed out stay where they were
+  an.diagnose('# moved\n' + t0, { budget: BUDGET, gpuTarget: 'sm_90' });
+  assert.deepEqual(plain(syntax), syntax0);
+  assert.deepEqual(plain(fast), fast0);
+});
+
 test('a chunk that moves to another line is parsed again when its messages quote positions', () => {
   const p = new ChunkedParser();
   const text = 'param M = 1\nlayout A = OrderBy(Row(4, 4)\nlet x = 1\n';
