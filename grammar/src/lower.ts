@@ -325,7 +325,7 @@ export class Lowering {
       }
       case 'Int':
         if (!WELL_FORMED_INT.test(atom.image)) return { kind: 'Error', range: tokRange(atom) }; // reported by the lexer
-        return { kind: 'Int', range: tokRange(atom), value: BigInt(atom.image.replace(/_/g, '')), text: atom.image };
+        return { kind: 'Int', range: tokRange(atom), value: BigInt(atom.image.includes('_') ? atom.image.replace(/_/g, '') : atom.image), text: atom.image };
       default:
         return this.string(atom); // String or UnterminatedString
     }

@@ -79,6 +79,19 @@ test('classify: affine, piecewise, user-genp', () => {
   assert.equal(A.classify(A.GroupBy([[6, 6]], [A.OrderBy(antidiag(6))])), 'user-genp');
 });
 
+test('classify is kept by the layout\'s structure: layouts that differ in one part only are told apart, in any order', () => {
+  // the same chain under two views (4x9: the identity, affine; 6x6: piecewise), a permutation, a symbolic dim
+  const view = (g: number[], b: A.Block = A.Col(4, 9)) => A.GroupBy(g, [A.OrderBy(b)]);
+  const sym4 = (n: number) => A.GroupBy([sym('N'), 9], [A.OrderBy(A.Col(sym('N'), n))]);
+  for (let round = 0; round < 2; round++) {
+    assert.equal(A.classify(view([4, 9])), 'affine');
+    assert.equal(A.classify(view([6, 6])), 'piecewise');
+    assert.equal(A.classify(view([6, 6], A.Row(4, 9))), 'affine');
+    assert.equal(A.classify(view([6, 6], A.RegP([4, 9], [1, 0]))), 'piecewise');
+    assert.equal(A.classify(sym4(9)), 'affine');
+  }
+});
+
 test('numeric errors: index out of range, arity, beyond 2^53, non-positive dims, GenP without inverse in invSym', () => {
   const L = A.GroupBy([3, 4], [A.OrderBy(A.Row(3, 4))]);
   assert.throws(() => A.applyNum(L, [3n, 0n], E), /index 3 is outside \[0, 3\) in dimension 0/);

@@ -9,6 +9,7 @@ import { hover } from '../../server/src/service/hover.js';
 import { clearHoverCache, hoverCacheLimits, hoverCacheStats, withoutHoverCache } from '../../server/src/service/hover-cache.js';
 import { defaultSettings, type Settings } from '../../server/src/service/settings.js';
 import { inlayHints } from '../../server/src/service/inlay-hints.js';
+import { symbolicKeptStats } from '../../server/src/service/layout-info.js';
 
 const base = [
   'param M = 64, N = 32',
@@ -96,6 +97,41 @@ test('an edit elsewhere re-uses the kept texts; the number of uses and fresh nam
   const [k2, f2] = both(withI, spots(withI)[1]);
   assert.equal(k2, f2);
   assert.match(k2!, /B\[i_, j\]/);
+});
+
+test('a layout elaborated again to the same value re-uses its apply and inv; a value it reads, or its structure, changed computes them again', () => {
+  clearHoverCache();
+  const o = (t: string) => at(t, 'offset_aptrs = A', 15);
+  hover(docOf(base), o(base), defaultSettings);
+  const count = () => symbolicKeptStats().hits;
+  // N stays 32, M changes: A's declarations' texts change (the hover text is computed again), its value
+  // does not: apply and inv are re-used
+  const items = base.replace('param M = 64, N = 32', 'param N = 32, M = 64');
+  let h = count();
+  const [k1, f1] = both(items, o(items));
+  assert.equal(k1, f1);
+  assert.equal(count() - h, 2);
+  // values A's dims read, a let it reads, its structure: computed again, as from scratch (`2` written
+  // `1 + 1` is the same value: re-used)
+  for (const [from, to] of [['BM = 16', 'BM = 8'], ['N = 32', 'N = 64'], ['Row(M, N)', 'Col(M, N)'], ['TileBy([M / BM, 2], [BM, N / 2])', 'TileBy([M / BM, 2], [BM, half / 2])']]) {
+    const text = base.replace(from, to);
+    h = count();
+    const [kept, fresh] = both(text, o(text));
+    assert.equal(kept, fresh, `${from} -> ${to}`);
+    assert.equal(count() - h, 0, `${from} -> ${to}`);
+  }
+  // B reads the let `half`: its definition written otherwise (a constant now) computes them again
+  hover(docOf(base), at(base, 'B.inv', 0), defaultSettings);
+  const same = base.replace('let half = M / 2', 'let half = 64 / 2');
+  h = count();
+  const [k2, f2] = both(same, at(same, 'B.inv', 0));
+  assert.equal(k2, f2);
+  assert.equal(count() - h, 0);
+  // with nothing kept (withoutHoverCache), nothing is read: the fresh hovers above counted no hit
+  const s = symbolicKeptStats();
+  assert.ok(s.entries > 0);
+  clearHoverCache();
+  assert.equal(symbolicKeptStats().entries, 0);
 });
 
 test('the hover language and `linear` declarations are part of the key', () => {

@@ -3,7 +3,7 @@
 // request (busy) or by its stop function, never more than `runs` steps.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { WARM_UP_RUNS, WARM_UP_UNITS, warmUp } from '../../server/src/lsp/warm-up.js';
+import { BROKEN_UNIT, WARM_UP_RUNS, WARM_UP_UNITS, warmUp } from '../../server/src/lsp/warm-up.js';
 import { IncrementalAnalysis } from '../../server/src/service/incremental.js';
 
 const turns = (n: number) => new Promise<void>((resolve) => {
@@ -17,6 +17,19 @@ test('the warm-up sample touches every declaration kind and has no diagnostics',
   for (const kw of ['param', 'const', 'let', 'layout', 'perm', 'kernel', 'schedule', 'GenP', 'RegP', 'TileBy', '.inv(']) assert.ok(sample.includes(kw), kw);
   assert.deepEqual(new IncrementalAnalysis().diagnose(sample).diagnostics, []);
   assert.equal(WARM_UP_RUNS, 72);
+});
+
+test('the last step parses a unit with a syntax error (building Chevrotain\'s parser); the others take the fast path', async () => {
+  const { parseCounts } = await import('../../grammar/src/parser.js');
+  const { parse } = await import('../../grammar/src/parse.js');
+  assert.deepEqual(parse(BROKEN_UNIT).diagnostics.map((d) => d.code), ['parse/unclosed']);
+  const before = parseCounts.chevrotain;
+  const seen: number[] = [];
+  warmUp(() => false, 5, () => seen.push(parseCounts.chevrotain - before));
+  await turns(10);
+  // as each step starts, how many pieces Chevrotain parsed so far: none before the last step
+  assert.deepEqual(seen, [0, 0, 0, 0, 0]);
+  assert.equal(parseCounts.chevrotain, before + 1);
 });
 
 test('warm-up: one step per event-loop turn, at most `runs`, and none once a request is there', async () => {
@@ -43,6 +56,25 @@ test('warm-up: one step per event-loop turn, at most `runs`, and none once a req
   const n = more.length;
   await turns(10);
   assert.equal(more.length, n);
+});
+
+test('warm-up: `busy` is polled inside each step (before each chunk and declaration), and a step stops at the first yes', async () => {
+  let polls = 0;
+  const perStep: number[] = [];
+  let before = 0;
+  warmUp(() => (polls++, false), 30, () => { perStep.push(polls - before); before = polls; });
+  await turns(40);
+  assert.equal(perStep.length, 30);
+  // (a step's count is read as the next one starts: the polls of the step before it, plus the one between steps)
+  for (const n of perStep.slice(1)) assert.ok(n >= 10, `only ${n} polls in a step`);
+
+  let asked = 0;
+  const steps: number[] = [];
+  warmUp(() => ++asked > 4, 30, (s) => steps.push(s));
+  await turns(10);
+  // the first step parses one unit: it stops at the fourth chunk's poll, and nothing runs after it
+  assert.deepEqual(steps, [0]);
+  assert.equal(asked, 6);
 });
 
 test('the main thread\'s warm-up waits while diagnostics are being computed, then runs every step', async () => {

@@ -1,6 +1,7 @@
 // Structural and size checks as plain data (no source ranges: check/ attaches locations via
 // the `where` path), and the paper's classification of layouts.
 import { evaluate, freeSymbols, type Expr } from '../expr/index.js';
+import { structureKey } from './structure.js';
 import { applySym } from './symbolic.js';
 import {
   isPerm, orderDims, physicalShape, type Block, type Layout, type OrderBy,
@@ -215,6 +216,24 @@ export type LayoutClass = 'affine' | 'piecewise' | 'user-genp';
  */
 export function classify(L: Layout): LayoutClass {
   if (hasGenP(L)) return 'user-genp';
+  // a pure function of the layout's structure (no environment): kept by its key, so that a
+  // layout elaborated again to the same value (an edit elsewhere in its declarations: a hover
+  // computes its text again) is not simplified again
+  const key = structureKey(L)!;
+  let c = classes.get(key);
+  if (c === undefined) {
+    c = classifyStructure(L);
+    if (classes.size >= MAX_CLASSES) classes.delete(classes.keys().next().value!);
+    classes.set(key, c);
+  }
+  return c;
+}
+
+/** classifications by `structureKey`, at most MAX_CLASSES (the oldest dropped) */
+const classes = new Map<string, LayoutClass>();
+const MAX_CLASSES = 2000;
+
+function classifyStructure(L: Layout): LayoutClass {
   const ds = layoutDims(L);
   const names = ds.map((_, k) => `_c${k}_`);
   let e: Expr;

@@ -6,5 +6,6 @@ export {
 export { type KeyItem, type SliceKey, type SymContext, applySym, invSym, slice } from './symbolic.js';
 export { type GenPCheck, type CheckBudget, checkGenP, DEFAULT_CHECK_POINTS } from './genp-check.js';
 export { type SizeProblem, type Where, type LayoutClass, sizeMismatches, classify } from './checks.js';
+export { structureKey, structureSymbols, exprKey } from './structure.js';
 export { type NumFn, compileNum } from './compile.js';
 export { bruteTable, bruteInverse } from './reference.js';

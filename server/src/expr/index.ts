@@ -13,6 +13,7 @@
 //   exactly what they print). C/Triton/MLIR use truncating `/`,`%` only where the simplifier
 //   proved non-negativity, else exact floor forms (print-text.ts, print-mlir.ts).
 export type { Expr, CmpOp } from './node.js';
+export { childrenOf } from './node.js';
 export { int, sym, add, sub, mul, neg, floorDiv, mod, min, max, arange, bit } from './build.js';
 export type { BitOp } from './node.js';
 export { cmp, and, or, not, select } from './logic.js';

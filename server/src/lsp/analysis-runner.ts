@@ -107,12 +107,17 @@ export class Analyses {
   }
 }
 
-/** The worker's side: answers `Request`s with the document's diagnostics (as `diagnose` gives them). */
-export function serveAnalysisRequests(port: MessagePort, options: { warmUp?: boolean } = {}): void {
+/**
+ * The worker's side: answers `Request`s with the document's diagnostics (as `diagnose` gives them).
+ * `jobPosted`: a flag the main thread sets as it posts a job (before the message can be handled),
+ * which stops the warm-up inside its current step.
+ */
+export function serveAnalysisRequests(port: MessagePort, options: { warmUp?: boolean; jobPosted?: Int32Array } = {}): void {
   const analyses = new Analyses();
   let requested = false;
+  const posted = options.jobPosted;
   // warm the code up while no request is there (warm-up.ts); the first request stops it
-  const stopWarming = options.warmUp === false ? () => undefined : warmUp(() => requested);
+  const stopWarming = options.warmUp === false ? () => undefined : warmUp(() => requested || (posted !== undefined && Atomics.load(posted, 0) !== 0));
   port.on('message', (m: Request) => {
     requested = true;
     stopWarming();
@@ -173,9 +178,13 @@ class WorkerRunner implements AnalysisRunner {
     }
   }
 
+  /** the current worker's `jobPosted` flag (serveAnalysisRequests) */
+  private posted = new Int32Array(new SharedArrayBuffer(4));
+
   private spawn(): Worker {
+    this.posted = new Int32Array(new SharedArrayBuffer(4));
     const w = new Worker(this.entry, {
-      workerData: { role: workerRole },
+      workerData: { role: workerRole, jobPosted: this.posted.buffer },
       argv: [],
       // only the CPU profiler's flags: a server run with --cpu-prof profiles its worker too
       execArgv: process.execArgv.filter((a) => a.startsWith('--cpu-prof')),
@@ -243,6 +252,7 @@ class WorkerRunner implements AnalysisRunner {
         this.finish({ kind: 'timeout', ms: performance.now() - started });
       }, this.timeoutMs);
       this.current = { id, settle, timer, stop: new Int32Array(stop), stages };
+      Atomics.store(this.posted, 0, 1);
       this.worker!.postMessage({ id, job, stop } satisfies Request);
     });
   }

@@ -53,9 +53,9 @@ function readCache(bundle: string): { data?: Buffer; use: CacheUse } {
  */
 export function load(bundle: string, entry: string): CacheUse {
   // V8 takes a cache only under the flags it was made with: the server's heap flags are set first,
-  // here as in the build's run (the bundle sets them again, a no-op; V8's flags are the process's, so
-  // the worker, started later, has them already)
-  if (isMainThread) configureHeap();
+  // here as in the build's run (the bundle sets them again, a no-op). V8's flags are the process's,
+  // but setting up the worker's isolate resets one of them (heap.ts), so the worker sets them again.
+  configureHeap();
   let source = readFileSync(bundle, 'utf8');
   if (source.startsWith('#!')) source = '//' + source.slice(2);
   const cache = readCache(bundle);

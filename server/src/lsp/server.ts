@@ -68,7 +68,8 @@ function envInt(name: string, dflt: number): number {
 }
 
 if (!isMainThread && (workerData as { role?: string } | undefined)?.role === workerRole) {
-  serveAnalysisRequests(parentPort!);
+  const posted = (workerData as { jobPosted?: SharedArrayBuffer }).jobPosted;
+  serveAnalysisRequests(parentPort!, posted ? { jobPosted: new Int32Array(posted) } : {});
 } else if (isMainThread) {
   const cl = commandLine(process.argv.slice(2));
   if (cl.action === 'serve') {

@@ -8,7 +8,7 @@ import { completion } from '../service/completion.js';
 import { DocumentHistory, LayoutDocument } from '../service/document.js';
 import { hover } from '../service/hover.js';
 import { defaultSettings } from '../service/settings.js';
-import { stepByStep, WARM_UP_UNITS } from './warm-up.js';
+import { BROKEN_UNIT, stepByStep, WARM_UP_UNITS } from './warm-up.js';
 
 /**
  * Starts warming up; returns a function that stops it. While `paused()` says so (diagnostics are
@@ -36,6 +36,8 @@ export function warmUpMainThread(paused: () => boolean = () => false, onStep?: (
       doc = new LayoutDocument('warm-up:sample', ++version, text, parser, history);
       hover(doc, at('X1[pid_m'), defaultSettings);
     },
+    // a piece with a syntax error: Chevrotain's parser, built on first use (grammar/src/parser.ts)
+    () => new ChunkedParser().parse(BROKEN_UNIT),
   ];
   return stepByStep(steps.length, (i) => {
     onStep?.(i);

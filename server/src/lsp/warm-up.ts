@@ -3,7 +3,7 @@
 // three times a warm one. The worker parses, then analyses, a small sample program that touches
 // every stage (parse, names, elaboration, every rule, a GenP check, a kernel and a schedule) a few
 // times, one step per event-loop turn, and stops at once when a request arrives: warming never
-// delays a job by more than one step (a few milliseconds once the first is done).
+// delays a job by more than one step, and a step stops early when a job is posted during it.
 import { ChunkedParser } from '../service/chunks.js';
 import { IncrementalAnalysis } from '../service/incremental.js';
 
@@ -55,6 +55,13 @@ schedule s${k} for linalg.matmul(M${k}, N${k}, K${k}) on sm_80 {
 /** The units of the sample program the worker warms up on. */
 export const WARM_UP_UNITS = [0, 1, 2, 3].map(unit);
 
+/**
+ * A unit with a syntax error, parsed by the last step: a piece with an error is parsed by Chevrotain
+ * (parser.ts), whose parser is built on first use (its grammar analysis takes some 30-60 ms cold),
+ * so the last step builds it, after everything else, while the worker is still idle.
+ */
+export const BROKEN_UNIT = WARM_UP_UNITS[0].replace('const W0 = 16', 'const W0 = (16');
+
 /** How many steps at most (each unit analysed several times). */
 export const WARM_UP_RUNS = 72;
 /** The first steps parse one unit of the sample and analyse nothing. */
@@ -65,7 +72,7 @@ const PARSE_ONLY_STEPS = 24;
  * told each one's number, for tests), until `busy()` says a request arrived. The first
  * `PARSE_ONLY_STEPS` parse one unit each, the others parse the whole sample and analyse one unit
  * (the parser is what the first stage of an open waits for: the first parse of a big file runs at
- * about half the cost after these). Returns a function that stops it.
+ * about half the cost after these), the last parses `BROKEN_UNIT`. Returns a function that stops it.
  */
 export function warmUp(busy: () => boolean, runs = WARM_UP_RUNS, onStep?: (step: number) => void): () => void {
   const sample = WARM_UP_UNITS.join('\n');
@@ -74,11 +81,12 @@ export function warmUp(busy: () => boolean, runs = WARM_UP_RUNS, onStep?: (step:
     // the lexer: the parser is hot soon, and a document that arrives meanwhile waits for little)
     const unit = WARM_UP_UNITS[(runs - 1 - done) % WARM_UP_UNITS.length];
     onStep?.(done);
-    if (done < PARSE_ONLY_STEPS) new ChunkedParser().parse(unit);
-    else {
-      new ChunkedParser().parse(sample);
-      new IncrementalAnalysis().diagnose(unit);
-    }
+    // `busy` is polled inside a step too (before each chunk's parse and each declaration's
+    // analysis): a job posted meanwhile (analysis-runner.ts sets a shared flag as it posts) waits
+    // for one declaration, not for the whole step (the first analysis steps run cold code)
+    if (done === runs - 1) new ChunkedParser().parse(BROKEN_UNIT, busy);
+    else if (done < PARSE_ONLY_STEPS) new ChunkedParser().parse(unit, busy);
+    else if (new ChunkedParser().parse(sample, busy)) new IncrementalAnalysis().diagnose(unit, { shouldStop: busy });
   }, { stop: busy });
 }
 

@@ -93,10 +93,23 @@ export function hoverCacheLimits(entries: number, chars: number): [number, numbe
   return was;
 }
 
-/** Forgets every hover text kept across versions (for tests). */
+/** Forgets every hover text kept across versions, and what `alsoKept` registered (for tests). */
 export function clearHoverCache(): void {
   across.clear();
   acrossChars = 0;
+  for (const f of clearers) f();
+}
+
+const clearers: (() => void)[] = [];
+
+/**
+ * Other results kept across versions for the hovers (layout-info.ts: a layout's apply and inv):
+ * `clear` forgets them with `clearHoverCache`; the answer says whether they may be used now (not
+ * inside `withoutHoverCache`).
+ */
+export function alsoKept(clear: () => void): () => boolean {
+  clearers.push(clear);
+  return () => acrossOn;
 }
 
 /** `f()` with no hover text looked up or kept across versions (for tests: what a hover is with nothing kept). */

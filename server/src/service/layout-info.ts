@@ -11,7 +11,7 @@ import { findBuiltin } from '../codegen/builtins.js';
 import type { LayoutDocument } from './document.js';
 import { declAt } from './document.js';
 import { errorIn, modelOfDecl } from './elaboration.js';
-import { acrossVersions, cached, fresh, type Computed } from './hover-cache.js';
+import { acrossVersions, alsoKept, cached, fresh, type Computed } from './hover-cache.js';
 import { hasLinearDecls, legoLinearFacts } from './linear-hover.js';
 import type { HoverLanguage, Settings } from './settings.js';
 import type { SymbolDef } from './symbols.js';
@@ -116,11 +116,12 @@ function computeLayoutHover(doc: LayoutDocument, def: SymbolDef, settings: Setti
   if (cls) lines.push('', `class: ${classes[cls]}`);
   // apply and inv are the queries `L[names]` and `L.inv(x)`, printed as `layout expr` prints them
   const names = coordinateNames(doc, L);
-  const applied = attempt(() => [A.applySym(L, names, ctx)]);
+  const applied = symbolicOnce(`apply ${names.join(',')}`, L, ctx, () => [A.applySym(L, names, ctx)]);
   if (!applied.ok) lines.push('', `apply cannot be computed: ${applied.message}`);
   else lines.push('', ...exprsBlock(`apply \`${def.name}[${names.join(', ')}]\``, applied.value, [], lang));
   const x = fresh(doc, 'x');
-  const inv = safe(() => A.invSym(L, x, ctx));
+  const inverse = symbolicOnce(`inv ${x}`, L, ctx, () => A.invSym(L, x, ctx));
+  const inv = inverse.ok ? inverse.value : undefined;
   if (inv) lines.push('', ...exprsBlock(`inv \`${def.name}.inv(${x})\``, inv, names, lang));
   const lets = letsIn([...(applied.ok ? applied.value : []), ...(inv ?? [])], r.model);
   if (lets.length) lines.push('', letsNote(lets));
@@ -129,6 +130,54 @@ function computeLayoutHover(doc: LayoutDocument, def: SymbolDef, settings: Setti
   const bases = [...coordinateBases(L), 'x'];
   return { text: lines.join('\n'), keep: true, uses: true, fresh: [...names, x].map((n, k): [string, string] => [bases[k], n]) };
 }
+
+type Attempt = { ok: true; value: X.Expr[] } | { ok: false; message: string };
+
+/**
+ * A layout hover's apply and inv, kept across versions by what decides them (at most
+ * `SYMBOLIC_KEPT`, the oldest dropped): the layout's structure (`A.structureKey`), the query
+ * (`what`: its coordinate names) and, in `ctx`, the values and let definitions of the symbols the
+ * layout names and of those the definitions name. The symbolic walk and the simplifier read nothing
+ * else of `ctx` (it is `symContext`'s: no stated ranges or relations). A layout elaborated again to
+ * the same value (an edit elsewhere in its declarations: another param's value) is then not
+ * simplified again. A layout with a GenP is computed every time.
+ */
+function symbolicOnce(what: string, L: A.Layout, ctx: A.SymContext, compute: () => X.Expr[]): Attempt {
+  const structure = A.structureKey(L);
+  if (!symbolicOn() || structure === undefined || ctx.ranges || ctx.relations || ctx.divisibility || ctx.raw || ctx.budget !== undefined) return attempt(compute);
+  const names = A.structureSymbols(L);
+  for (const n of names) {
+    const d = ctx.defs?.get(n);
+    if (d) for (const m of X.freeSymbols(d)) names.add(m);
+  }
+  const inputs = [...names].sort().map((n) => [n, ctx.env?.get(n)?.toString() ?? null, ctx.defs?.has(n) ? A.exprKey(ctx.defs.get(n)!) : null]);
+  // the walk names its placeholders `_iN_` avoiding every name the definitions use
+  const taken: string[] = [];
+  for (const [n, d] of ctx.defs ?? []) for (const m of [n, ...X.freeSymbols(d)]) if (PLACEHOLDER.test(m)) taken.push(m);
+  const key = JSON.stringify([what, structure, inputs, ctx.env ? 1 : 0, ctx.defs ? 1 : 0, taken.sort()]);
+  let r = symbolicKept.get(key);
+  if (r) {
+    symbolicStats.hits++;
+    symbolicKept.delete(key); // most recently used last
+  } else {
+    symbolicStats.misses++;
+    r = attempt(compute);
+    if (symbolicKept.size >= SYMBOLIC_KEPT) symbolicKept.delete(symbolicKept.keys().next().value!);
+  }
+  symbolicKept.set(key, r);
+  return r;
+}
+
+const symbolicKept = new Map<string, Attempt>();
+const symbolicStats = { hits: 0, misses: 0 };
+const symbolicOn = alsoKept(() => symbolicKept.clear());
+
+/** Layout hovers' apply and inv answered from `symbolicOnce`'s results, and the others (for tests). */
+export function symbolicKeptStats(): { hits: number; misses: number; entries: number } {
+  return { ...symbolicStats, entries: symbolicKept.size };
+}
+const PLACEHOLDER = /^_i\d+_$/;
+const SYMBOLIC_KEPT = 1000;
 
 /**
  * `title → \`n1\`, \`n2\` (N ops, lang):` and a fenced block with exactly what `layout expr`

@@ -66,3 +66,11 @@ test('no warning without a later use, for a fresh OrderBy(...) value, or in the 
     assert.deepEqual(analyze(readFileSync(new URL(f, dir), 'utf8')).diagnostics.filter((d) => d.code === 'lego/mutated-receiver'), [], f);
   }
 });
+
+test('the chain is found with white space or a comment between the dot and OrderBy', () => {
+  for (const spelling of ['X .\n   OrderBy(Col(2, 3))', 'X. # the columns\n  OrderBy(Col(2, 3))', 'X\n  .OrderBy(Col(2, 3))']) {
+    const text = `layout X = OrderBy(Row(2, 3))\nlayout Y = ${spelling}.GroupBy([6])\nlayout Z = X.GroupBy([6])\n`;
+    const ds = analyze(text).diagnostics.filter((d) => d.code === 'lego/mutated-receiver');
+    assert.deepEqual(ds.map((d) => text.slice(d.range.start, d.range.end + 8)), ['X.GroupBy'], spelling);
+  }
+});

@@ -33,10 +33,10 @@ function lineOf(text: string, offset: number): number {
   return n;
 }
 
-/** One declaration's part: the extensions it makes and the uses of layouts in it, in walk order. */
+/** One declaration's part: the extensions it makes, and (asked only when a file has extensions) the uses of layouts in it. */
 interface Summary {
   exts: { def: Definition; ext: Extension }[];
-  uses: { def: Definition; node: ast.NameRef }[];
+  uses?: { def: Definition; node: ast.NameRef }[];
 }
 
 /**
@@ -45,39 +45,69 @@ interface Summary {
  */
 const summaries = new WeakMap<object, Summary>();
 
+function layoutDef(resolution: Resolution, n: ast.NameRef): Definition | undefined {
+  const def = resolution.refs.get(n);
+  return def && def.kind === 'layout' ? def : undefined;
+}
+
 function summaryOf(d: ast.Decl, key: object | undefined, resolution: Resolution, text: string): Summary {
   const kept = key && summaries.get(key);
   if (kept) return kept;
-  const layoutDef = (n: ast.NameRef): Definition | undefined => {
-    const def = resolution.refs.get(n);
-    return def && def.kind === 'layout' ? def : undefined;
-  };
-  const out: Summary = { exts: [], uses: [] };
+  const out: Summary = { exts: mayCallOrderBy(d, text) ? extensionsIn(d, resolution, text) : [] };
+  if (key) summaries.set(key, out);
+  return out;
+}
+
+/**
+ * Can `d` hold a `.OrderBy(...)` call: its text has `OrderBy` after a `.` (white space between), or
+ * a comment (which may stand between the two). Most declarations cannot, and are not walked.
+ */
+function mayCallOrderBy(d: ast.Decl, text: string): boolean {
+  // (searched in the declaration's own text: a search of the file from its start could run to the end, for each declaration)
+  const src = text.slice(d.range.start, d.range.end);
+  if (src.includes('#')) return true;
+  for (let i = src.indexOf('OrderBy'); i >= 0; i = src.indexOf('OrderBy', i + 7)) {
+    let j = i - 1;
+    while (j > 0 && /\s/.test(src[j])) j--;
+    if (src[j] === '.') return true;
+  }
+  return false;
+}
+
+/** the `.OrderBy(...)` chains rooted at a layout's name in `d`, outermost call of each */
+function extensionsIn(d: ast.Decl, resolution: Resolution, text: string): Summary['exts'] {
+  const out: Summary['exts'] = [];
   const walk = (n: ast.AnyNode): void => {
-    if (n.kind === 'Name') {
-      const def = layoutDef(n);
-      if (def) out.uses.push({ def, node: n });
-      return;
-    }
     if (n.kind === 'MethodCall' && n.method.name === 'OrderBy') {
       const root = chainRoot(n);
-      const def = root && layoutDef(root);
+      const def = root && layoutDef(resolution, root);
       if (root && def) {
-        out.exts.push({ def, ext: { outer: n, root, suffix: text.slice(root.range.end, n.range.end) } });
-        // the chain's receivers are part of this extension; its arguments are walked
-        let r: ast.Expr = n;
-        while (r.kind === 'MethodCall' && r.method.name === 'OrderBy') {
-          r.args.forEach(walk);
-          r = r.receiver;
-        }
-        walk(r);
+        out.push({ def, ext: { outer: n, root, suffix: text.slice(root.range.end, n.range.end) } });
+        // the chain's receivers are part of this extension; its arguments may hold more
+        for (let r: ast.Expr = n; r.kind === 'MethodCall' && r.method.name === 'OrderBy'; r = r.receiver) r.args.forEach(walk);
         return;
       }
     }
     for (const c of children(n)) walk(c);
   };
   walk(d);
-  if (key) summaries.set(key, out);
+  return out;
+}
+
+/** the uses of layouts in `d` (every name that means a layout) */
+function usesIn(s: Summary, d: ast.Decl, resolution: Resolution): NonNullable<Summary['uses']> {
+  if (s.uses) return s.uses;
+  const out: NonNullable<Summary['uses']> = [];
+  const walk = (n: ast.AnyNode): void => {
+    if (n.kind === 'Name') {
+      const def = layoutDef(resolution, n);
+      if (def) out.push({ def, node: n });
+      return;
+    }
+    for (const c of children(n)) walk(c);
+  };
+  walk(d);
+  s.uses = out;
   return out;
 }
 
@@ -90,7 +120,9 @@ export function checkLegoMutation(ctx: RuleContext): Diagnostic[] {
   for (const s of sums) for (const { def, ext } of s.exts) (exts.get(def) ?? exts.set(def, []).get(def)!).push(ext);
   if (exts.size === 0) return [];
   const uses = new Map<Definition, ast.NameRef[]>();
-  for (const s of sums) for (const { def, node } of s.uses) if (exts.has(def)) (uses.get(def) ?? uses.set(def, []).get(def)!).push(node);
+  sums.forEach((s, j) => {
+    for (const { def, node } of usesIn(s, file.decls[j], resolution)) if (exts.has(def)) (uses.get(def) ?? uses.set(def, []).get(def)!).push(node);
+  });
   const only = ctx.decls === file.decls ? undefined : new Set<ast.Decl>(ctx.decls);
   const inChecked = (n: ast.Node): boolean => !only || ctx.decls.some((d) => n.range.start >= d.range.start && n.range.end <= d.range.end);
   const out: Diagnostic[] = [];
