@@ -7,6 +7,7 @@ import { ChunkedParser } from '../service/chunks.js';
 import { completion } from '../service/completion.js';
 import { DocumentHistory, LayoutDocument } from '../service/document.js';
 import { hover } from '../service/hover.js';
+import { withoutHoverCache } from '../service/hover-cache.js';
 import { defaultSettings } from '../service/settings.js';
 import { BROKEN_UNIT, stepByStep, WARM_UP_UNITS } from './warm-up.js';
 
@@ -39,6 +40,15 @@ export function warmUpMainThread(paused: () => boolean = () => false, onStep?: (
     // a piece with a syntax error: Chevrotain's parser, built on first use (grammar/src/parser.ts)
     () => new ChunkedParser().parse(BROKEN_UNIT),
   ];
+  // then the layouts of the whole sample, computed afresh (nothing kept): elaboration, the symbolic
+  // apply and inv and the simplifier run often enough to be compiled before a user's first hover of
+  // a layout (a layout hovered for the first time took about twice as long without these)
+  const all = WARM_UP_UNITS.join('');
+  const sample = new LayoutDocument('warm-up:all', 1, all);
+  for (let k = 0; k < WARM_UP_UNITS.length; k++) {
+    for (const name of [`X${k}`, `Y${k}`, `P${k}`, `D${k}`]) steps.push(() => withoutHoverCache(() => hover(sample, all.indexOf(`layout ${name} `) + 7, defaultSettings)));
+    steps.push(() => withoutHoverCache(() => hover(sample, all.indexOf(`P${k}.inv`) + 3 + String(k).length, defaultSettings)));
+  }
   return stepByStep(steps.length, (i) => {
     onStep?.(i);
     steps[i]();
