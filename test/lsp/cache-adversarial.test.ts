@@ -17,6 +17,7 @@ import type { Definition, Resolution } from '../../grammar/src/resolve.js';
 import { analyze } from '../../server/src/check/index.js';
 import { SnapshotCache } from '../../server/src/lsp/context.js';
 import { completion } from '../../server/src/service/completion.js';
+import { modelOfDecl } from '../../server/src/service/elaboration.js';
 import { DocumentHistory, LayoutDocument } from '../../server/src/service/document.js';
 import { ChunkedParser } from '../../server/src/service/chunks.js';
 import { hover } from '../../server/src/service/hover.js';
@@ -129,6 +130,26 @@ const base = [
   '}',
   '',
 ].join('\n');
+
+test('a declaration\'s model carried to a later version is that version\'s: a moved declaration is elaborated again (its queries hold offsets of their own)', () => {
+  const uri = 'file:///carried-model.layout';
+  const versions = [base, '# moved\n' + base, '# moved\n' + base.replace('param BM = 16', 'param BM = 16 '), '# moved\n' + base, base];
+  const snapshots = new SnapshotCache();
+  const facts = (doc: LayoutDocument, j: number) => {
+    const m = modelOfDecl(doc, doc.file.decls[j]);
+    return plain({ diagnostics: m.diagnostics, queries: m.model.queryUses.map((q) => [q.kind, q.node.range, q.indicesRange]) });
+  };
+  let queries = 0;
+  versions.forEach((text, k) => {
+    const doc = snapshots.get(TextDocument.create(uri, 'layout', k + 1, text));
+    const fresh = new LayoutDocument(uri, k + 1, text);
+    for (let j = 0; j < doc.file.decls.length; j++) {
+      assert.deepEqual(facts(doc, j), facts(fresh, j), `version ${k}, declaration ${j}`);
+      queries += modelOfDecl(doc, doc.file.decls[j]).model.queryUses.length;
+    }
+  });
+  assert.ok(queries >= 10, String(queries));
+});
 
 test('a duplicate declaration added before the original (first definition wins), then removed', () => {
   sequence('duplicate', [
