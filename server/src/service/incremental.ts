@@ -51,7 +51,8 @@ export interface IncrementalOptions {
   /**
    * Called once with every diagnostic but those of slow checks still to run (syntax, names,
    * elaboration, fast rules, and the slow results kept from earlier versions), before those
-   * checks run; only when there are some to run.
+   * checks run; only when there are some to run. Like `onSyntax`'s and the result's, the list is the
+   * caller's: later versions move none of its ranges.
    */
   onFast?: (diagnostics: Diagnostic[]) => void;
   /**
@@ -170,7 +171,7 @@ export class IncrementalAnalysis {
     if (!p) return { diagnostics: [], cancelled: true, stats: { decls: 0, chunksParsed: 0, rechecked: 0, elaborated: 0, full: false } };
     if (!p.chunks || !p.from) throw new Fallback('too many syntax errors');
     const resolution = resolve(p.file, p.lines, this.resolveCache);
-    if (options.onSyntax) options.onSyntax(sorted([...p.diagnostics, ...resolution.diagnostics]));
+    if (options.onSyntax) options.onSyntax(detached(sorted([...p.diagnostics, ...resolution.diagnostics])));
     // the kept results are those of the chunks the parser compared with
     const old = this.state && this.state.chunks === previous ? this.state : undefined;
     const run = ++this.runs;
@@ -380,7 +381,7 @@ export class IncrementalAnalysis {
           try {
             d.schedule = detached(checkSchedule(s, env, { defaultTarget: options.gpuTarget }));
           } catch (e) {
-            d.schedule = [{ code: 'check/internal-error', severity: 'error', message: `internal error while checking schedule '${s.name.name}': ${(e as Error).message}`, range: s.name.range }];
+            d.schedule = detached([{ code: 'check/internal-error', severity: 'error', message: `internal error while checking schedule '${s.name.name}': ${(e as Error).message}`, range: s.name.range }]);
           }
         }
       }
@@ -413,7 +414,7 @@ export class IncrementalAnalysis {
 
     // ---- the slow rules (GenP enumeration), after the rest has been offered
     const slowWork = work.some((j) => (todo(j) || rules.some((_, ri) => SLOW[ri] && decls[j].rules[ri] === undefined)) && decls[j].genp);
-    if (slowWork && options.onFast) options.onFast(withKernels(combine(p.diagnostics, resolution.diagnostics, noisyNow(), global), kernels));
+    if (slowWork && options.onFast) options.onFast(detached(withKernels(combine(p.diagnostics, resolution.diagnostics, noisyNow(), global), kernels)));
     let cancelled = false;
     rules.forEach((rule, ri) => {
       if (!SLOW[ri] || cancelled) return;
