@@ -338,7 +338,20 @@ test('incremental diagnostics are the whole-file analysis, after any edits (prop
         assert.deepEqual(plain(stages[0]), plain(whole.filter((d) => /^(lex|parse|name)\//.test(d.code))), JSON.stringify(text));
       }
     }
-  }), { numRuns: 100 });
+  }), { numRuns: Number(process.env.RUNS ?? 100), ...(process.env.SEED ? { seed: Number(process.env.SEED) } : {}) });
+});
+
+test('a kept declaration whose own chunk stayed, with fixes that point into a chunk that moved: its results move too', () => {
+  // matmul.layout: a digit changed (tile/not-divisible errors whose fixes edit the params' line), then
+  // two lines swapped: the params' chunk moves up, the layouts with the errors stay where they were
+  const a = new IncrementalAnalysis();
+  let text = readFileSync(join(root, 'examples', 'matmul.layout'), 'utf8');
+  for (const e of [undefined, { kind: 'number', which: 9016633, value: 7 }, { kind: 'swap', a: 0, b: 0.2174 }] as const) {
+    if (e) text = apply(text, e);
+    const r = a.diagnose(text, { budget: BUDGET, gpuTarget: 'sm_90' });
+    assert.deepEqual(plain(r.diagnostics), plain(full(text)));
+  }
+  assert.ok(full(text).some((d) => d.code === 'tile/not-divisible' && d.fixes?.length));
 });
 
 test('an edit re-checks the declaration and what uses its names, and nothing else', () => {

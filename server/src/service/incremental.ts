@@ -250,7 +250,14 @@ export class IncrementalAnalysis {
       }
     }
 
-    // ---- moved declarations keep their results, moved with their chunks
+    // ---- moved declarations keep their results, moved with their chunks. A kept declaration whose
+    // own chunk stayed may hold ranges in other chunks (a fix that edits a param, related information
+    // at a first declaration) that moved or changed: every kept one with diagnostics is moved too
+    // (the Mover moves each range with the chunk that holds it, or finds it points outside what was kept)
+    if (old && noisy.size) {
+      const listed = new Set(moved);
+      for (const d of noisy) if (d.seen === run && !listed.has(d)) moved.push(d);
+    }
     if (old && moved.length) {
       const oldToNew = new Map<number, number>();
       p.from.forEach((o, k) => { if (o !== undefined) oldToNew.set(o, k); });
