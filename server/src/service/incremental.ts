@@ -35,7 +35,7 @@ import { checkSchedule, scheduleEnvOf, type ScheduleEnv } from '../check/schedul
 import { DEFAULT_BUDGET, ruleContext, rules, type RuleContext } from '../check/rules/index.js';
 import { ChunkedParser, type Chunk } from './chunks.js';
 import { KernelChecker, kernelChecks, Placeholders, type KernelResult } from './kernel-checks.js';
-import { combine, detached, Mover, sorted, withKernels } from './incremental-move.js';
+import { combine, detached, kept, Mover, sorted, withKernels } from './incremental-move.js';
 
 export interface IncrementalOptions {
   /** most points a GenP check enumerates (the `layout.genp.checkBudget` setting) */
@@ -356,7 +356,7 @@ export class IncrementalAnalysis {
       const d = decls[j].decl;
       const before = el.diagnostics.length;
       el.guardedDecl(d);
-      if (todo(j)) decls[j].elab = detached(el.diagnostics.slice(before));
+      if (todo(j)) decls[j].elab = kept(el.diagnostics.slice(before));
     }
 
     // ---- rules: the fast ones per re-checked declaration, the global ones on the whole file
@@ -378,17 +378,17 @@ export class IncrementalAnalysis {
       const one: RuleContext = { ...ctx, decls: [d.decl] };
       for (let ri = 0; ri < rules.length; ri++) {
         if (SLOW[ri] || rules[ri].global) continue;
-        if (todo(j) || d.rules[ri] === undefined) d.rules[ri] = detached(runRule(rules[ri].run, one).diagnostics);
+        if (todo(j) || d.rules[ri] === undefined) d.rules[ri] = kept(runRule(rules[ri].run, one).diagnostics);
       }
       if (todo(j) || d.schedule === undefined) {
         const s = d.decl;
-        if (s.kind !== 'Schedule') d.schedule = [];
+        if (s.kind !== 'Schedule') d.schedule = kept([]);
         else {
           env ??= scheduleEnvOf(el.model, resolution, undefined, ctx.scenarios);
           try {
-            d.schedule = detached(checkSchedule(s, env, { defaultTarget: options.gpuTarget }));
+            d.schedule = kept(checkSchedule(s, env, { defaultTarget: options.gpuTarget }));
           } catch (e) {
-            d.schedule = detached([{ code: 'check/internal-error', severity: 'error', message: `internal error while checking schedule '${s.name.name}': ${(e as Error).message}`, range: s.name.range }]);
+            d.schedule = kept([{ code: 'check/internal-error', severity: 'error', message: `internal error while checking schedule '${s.name.name}': ${(e as Error).message}`, range: s.name.range }]);
           }
         }
       }
@@ -408,7 +408,7 @@ export class IncrementalAnalysis {
         if (stop?.()) return abandon();
         try {
           const r = kernelChecker.check(k);
-          d.kernel = { ...r, diagnostics: detached(r.diagnostics) };
+          d.kernel = { ...r, diagnostics: kept(r.diagnostics) };
         } catch {
           throw new Fallback('a kernel check failed');
         }
@@ -430,7 +430,7 @@ export class IncrementalAnalysis {
         if (!todo(j) && d.rules[ri] !== undefined) continue;
         d.rules[ri] = undefined;
         if (!d.genp && !rule.global) {
-          d.rules[ri] = [];
+          d.rules[ri] = kept([]);
           continue;
         }
         const r = runRule(rule.run, { ...ctx, decls: [d.decl] });
@@ -438,7 +438,7 @@ export class IncrementalAnalysis {
           cancelled = true;
           break;
         }
-        d.rules[ri] = detached(r.diagnostics);
+        d.rules[ri] = kept(r.diagnostics);
       }
     });
     if (cancelled) this.state.partial = true;
