@@ -17,6 +17,7 @@ import type { Definition, Resolution } from '../../grammar/src/resolve.js';
 import { analyze } from '../../server/src/check/index.js';
 import { SnapshotCache } from '../../server/src/lsp/context.js';
 import { completion } from '../../server/src/service/completion.js';
+import { modelOfDecl } from '../../server/src/service/elaboration.js';
 import { DocumentHistory, LayoutDocument } from '../../server/src/service/document.js';
 import { ChunkedParser } from '../../server/src/service/chunks.js';
 import { hover } from '../../server/src/service/hover.js';
@@ -71,20 +72,27 @@ function resolutionFacts(r: Resolution, at: number[]): unknown {
   };
 }
 
-/** everything the main thread answers for a snapshot (hovers, inlay hints, completion, names) */
-function answers(doc: LayoutDocument, settings: Settings, at: number[]): unknown {
+/**
+ * everything the main thread answers for a snapshot (hovers, inlay hints, completion, names); each
+ * answer made plain data at once, and `between` called before each (another version read meanwhile)
+ */
+function answers(doc: LayoutDocument, settings: Settings, at: number[], between: () => void = () => {}): unknown {
   const text = doc.text;
   const lineEnds = [...text.matchAll(/\n/g)].map((m) => m.index!);
   const starts = at.filter((o) => o === 0 || !/[A-Za-z0-9_]/.test(text[o - 1]));
-  return plain({
-    hovers: at.map((o) => `${o}: ${hover(doc, o, settings)?.markdown ?? '-'}`),
-    hints: inlayHints(doc, { start: 0, end: text.length }, settings),
-    completion: [...lineEnds, ...at].map((o) => completion(doc, o).items.map((i) => `${i.label}:${i.kind}:${i.detail ?? ''}`).join(',')),
-    names: resolutionFacts(doc.symbols.resolution, at),
-    navigation: starts.map((o) => [definition(doc, o), references(doc, o, true), signatureHelp(doc, o)]),
-    pictures: starts.filter((o) => doc.symbols.at(o)?.def.kind === 'layout').map((o) => picture(doc, o)),
-    tokens: semanticTokens(doc),
-  });
+  const ask = (f: () => unknown): unknown => {
+    between();
+    return plain(f());
+  };
+  return {
+    hovers: at.map((o) => ask(() => `${o}: ${hover(doc, o, settings)?.markdown ?? '-'}`)),
+    hints: ask(() => inlayHints(doc, { start: 0, end: text.length }, settings)),
+    completion: [...lineEnds, ...at].map((o) => ask(() => completion(doc, o).items.map((i) => `${i.label}:${i.kind}:${i.detail ?? ''}`).join(','))),
+    names: ask(() => resolutionFacts(doc.symbols.resolution, at)),
+    navigation: starts.map((o) => ask(() => [definition(doc, o), references(doc, o, true), signatureHelp(doc, o)])),
+    pictures: starts.map((o) => ask(() => (doc.symbols.at(o)?.def.kind === 'layout' ? picture(doc, o) : null))),
+    tokens: ask(() => semanticTokens(doc)),
+  };
 }
 
 let uriCount = 0;
@@ -122,6 +130,26 @@ const base = [
   '}',
   '',
 ].join('\n');
+
+test('a declaration\'s model carried to a later version is that version\'s: a moved declaration is elaborated again (its queries hold offsets of their own)', () => {
+  const uri = 'file:///carried-model.layout';
+  const versions = [base, '# moved\n' + base, '# moved\n' + base.replace('param BM = 16', 'param BM = 16 '), '# moved\n' + base, base];
+  const snapshots = new SnapshotCache();
+  const facts = (doc: LayoutDocument, j: number) => {
+    const m = modelOfDecl(doc, doc.file.decls[j]);
+    return plain({ diagnostics: m.diagnostics, queries: m.model.queryUses.map((q) => [q.kind, q.node.range, q.indicesRange]) });
+  };
+  let queries = 0;
+  versions.forEach((text, k) => {
+    const doc = snapshots.get(TextDocument.create(uri, 'layout', k + 1, text));
+    const fresh = new LayoutDocument(uri, k + 1, text);
+    for (let j = 0; j < doc.file.decls.length; j++) {
+      assert.deepEqual(facts(doc, j), facts(fresh, j), `version ${k}, declaration ${j}`);
+      queries += modelOfDecl(doc, doc.file.decls[j]).model.queryUses.length;
+    }
+  });
+  assert.ok(queries >= 10, String(queries));
+});
 
 test('a duplicate declaration added before the original (first definition wins), then removed', () => {
   sequence('duplicate', [
@@ -398,8 +426,28 @@ test('two declarations with the same closure (a kernel named like a param: each 
   assert.match(hover(new LayoutDocument('file:///same-closure.layout', 2, t1), onB, defaultSettings)!.markdown, /^\*\*layout\*\* `B` = /);
 });
 
-test('snapshots of one document answered out of order (an older snapshot after a newer one): each equals a fresh one (property)', () => {
-  fc.assert(fc.property(fc.array(stepArb, { minLength: 1, maxLength: 5 }), fc.array(fc.nat(), { minLength: 12, maxLength: 12 }), (steps, order) => {
+test('a snapshot read after another version was read: its name index answers for its own text', () => {
+  // the symbol index of a snapshot reads the parse's ranges, which the other version's parse moved
+  // (kept chunks move in place): reading it claims the parse back, as every other read does
+  const t0 = 'param M = 64\nlayout A = OrderBy(Row(M, 4))\nlayout B = A\n';
+  const t1 = '# a comment\n' + t0;
+  const parser = new ChunkedParser();
+  const history = new DocumentHistory();
+  const d0 = new LayoutDocument('file:///claim.layout', 1, t0, parser, history);
+  const d1 = new LayoutDocument('file:///claim.layout', 2, t1, parser, history);
+  void d0.symbols;
+  void d1.file; // d0's declarations, the same objects, are now at d1's offsets
+  const onA = t0.indexOf('= A') + 2;
+  assert.equal(d0.symbols.at(onA)?.def.name, 'A');
+  assert.equal(d0.symbols.resolution.symbolAt(onA)?.node.range.start, onA);
+  void d1.symbols;
+  assert.deepEqual(plain(hover(d0, onA, defaultSettings)), plain(hover(new LayoutDocument('file:///claim.layout', 1, t0), onA, defaultSettings)));
+  assert.match(hover(d0, onA, defaultSettings)!.markdown, /^\*\*layout\*\* `A`/);
+});
+
+test('snapshots of one document answered out of order (an older snapshot after a newer one), another version read before each answer: each equals a fresh one (property)', () => {
+  const touch = [(d: LayoutDocument) => d.file, (d: LayoutDocument) => d.symbols, (d: LayoutDocument) => hover(d, d.text.length >> 1, defaultSettings)];
+  fc.assert(fc.property(fc.array(stepArb, { minLength: 1, maxLength: 5 }), fc.array(fc.nat(), { minLength: 12, maxLength: 12 }), fc.array(fc.nat(), { minLength: 1, maxLength: 40 }), (steps, order, others) => {
     let us = units;
     const texts = [us.join('\n') + '\n'];
     for (const s of steps) texts.push((us = applyStep(us, s)).join('\n') + '\n');
@@ -412,7 +460,12 @@ test('snapshots of one document answered out of order (an older snapshot after a
       const doc = docs[k];
       const at = offsets(doc.text);
       const fresh = withoutHoverCache(() => answers(new LayoutDocument('file:///order.layout', k + 1, doc.text), defaultSettings, at));
-      assert.deepEqual(answers(doc, defaultSettings, at), fresh, `version ${k} after ${JSON.stringify(visits)}:\n${doc.text}`);
+      let n = 0;
+      const between = () => {
+        const x = others[n++ % others.length];
+        touch[x % touch.length](docs[(x >> 2) % docs.length]);
+      };
+      assert.deepEqual(answers(doc, defaultSettings, at, between), fresh, `version ${k} after ${JSON.stringify(visits)}:\n${doc.text}`);
     }
   }), { numRuns: Number(process.env.RUNS ?? 30), seed: process.env.RUNS ? undefined : 77 });
 });

@@ -8,10 +8,13 @@ import fc from 'fast-check';
  * exercised); or add a line break at a line start (what follows moves to other lines); or swap two
  * lines (a declaration moves before or after its uses, the first of two declarations of a name
  * changes). Pieces also insert whole declarations: a second declaration of a name, an `assume`, a
- * `linear`, a global `i`, a param only a kernel's template asks about.
+ * `linear`, a global `i`, a param only a kernel's template asks about. Or insert copies of a whole
+ * line at a line start (the first line too): everything after moves (kept chunks move in place),
+ * chunks of equal texts follow each other, and enough broken declarations make the parser cap its
+ * messages (the chunked parse gives way to the whole-file parse, then comes back).
  */
 export type Edit = { kind: 'splice'; at: number; del: number; ins: string } | { kind: 'number'; which: number; value: number } | { kind: 'line'; at: number }
-  | { kind: 'swap'; a: number; b: number };
+  | { kind: 'swap'; a: number; b: number } | { kind: 'copies'; at: number; line: string; n: number };
 export function apply(text: string, e: Edit): string {
   switch (e.kind) {
     case 'splice': {
@@ -29,6 +32,11 @@ export function apply(text: string, e: Edit): string {
       const a = Math.floor(e.a * lines.length) % lines.length, b = Math.floor(e.b * lines.length) % lines.length;
       [lines[a], lines[b]] = [lines[b], lines[a]];
       return lines.join('\n');
+    }
+    case 'copies': {
+      const starts = [0, ...[...text.matchAll(/\n/g)].map((m) => m.index! + 1)];
+      const at = starts[Math.floor(e.at * starts.length) % starts.length];
+      return text.slice(0, at) + e.line.repeat(e.n) + text.slice(at);
     }
     case 'line': {
       const starts = [0, ...[...text.matchAll(/\n/g)].map((m) => m.index! + 1)];
@@ -52,5 +60,11 @@ export const edit: fc.Arbitrary<Edit> = fc.oneof(
   fc.record({ kind: fc.constant('number' as const), which: fc.nat(), value: fc.constantFrom(0, 1, 2, 3, 4, 6, 7, 12, 64, 96, 100, 128, 4095) }),
   fc.record({ kind: fc.constant('line' as const), at: fc.double({ min: 0, max: 1, noNaN: true }) }),
   fc.record({ kind: fc.constant('swap' as const), a: fc.double({ min: 0, max: 1, noNaN: true }), b: fc.double({ min: 0, max: 1, noNaN: true }) }),
+  fc.record({
+    kind: fc.constant('copies' as const),
+    at: fc.double({ min: 0, max: 1, noNaN: true }),
+    line: fc.constantFrom('#\n', '\n', 'param i = 1\n', 'layout Q = OrderBy(Row(4, 4))\n', 'let x = (\n', 'let x = (\n'.repeat(60)),
+    n: fc.integer({ min: 1, max: 3 }),
+  }),
 );
 

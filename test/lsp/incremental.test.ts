@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
-import { parse } from '../../grammar/src/parse.js';
+import { MAX_DIAGNOSTICS, parse } from '../../grammar/src/parse.js';
 import { resolve, ResolveCache, type Definition, type Resolution } from '../../grammar/src/resolve.js';
 import type { Diagnostic } from '../../grammar/src/diagnostic.js';
 import { analyze } from '../../server/src/check/index.js';
@@ -19,7 +19,7 @@ import { generate } from '../../bench/parse.js';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { SnapshotCache } from '../../server/src/lsp/context.js';
 import { root } from './harness.js';
-import { apply, edit } from './edits.js';
+import { apply, edit, type Edit } from './edits.js';
 
 const BUDGET = 4096;
 const examples = readdirSync(join(root, 'examples')).filter((f) => f.endsWith('.layout')).sort()
@@ -58,12 +58,56 @@ test('the chunked parse is the whole-file parse, after any edits (property)', ()
       assert.deepEqual(plain({ file: a.file, diagnostics: a.diagnostics }), plain({ file: b.file, diagnostics: b.diagnostics }), JSON.stringify(text));
       // the line index and the chunks compared with the previous version are those of the whole text
       assert.deepEqual(a.lines.lineStarts(), new LineIndex(text).lineStarts(), JSON.stringify(text));
+      if (!a.chunks) {
+        // more syntax errors than the whole-file parse lists: its result, and no chunks kept
+        assert.ok(b.diagnostics.length > MAX_DIAGNOSTICS);
+        assert.equal(p.previous.length, 0);
+        continue;
+      }
       const starts = chunkStarts(text);
       const texts = starts.map((s, k) => text.slice(s, starts[k + 1] ?? text.length));
-      assert.deepEqual(a.chunks?.map((c) => [c.start, c.text]), starts.map((s, k) => [s, texts[k]]));
+      assert.deepEqual(a.chunks.map((c) => [c.start, c.text]), starts.map((s, k) => [s, texts[k]]));
       assert.deepEqual(a.from, matchChunks(before, texts));
     }
   }), { numRuns: 250 });
+});
+
+test('parses stopped midway, and earlier versions claimed back between parses, in any order: each claimed parse is the whole-file parse (property)', () => {
+  type Step = { kind: 'parse'; e: Edit } | { kind: 'stop'; e: Edit; after: number } | { kind: 'claim'; which: number };
+  const step: fc.Arbitrary<Step> = fc.oneof(
+    fc.record({ kind: fc.constant('parse' as const), e: edit }),
+    fc.record({ kind: fc.constant('stop' as const), e: edit, after: fc.nat(3) }),
+    fc.record({ kind: fc.constant('claim' as const), which: fc.nat() }),
+  );
+  fc.assert(fc.property(fc.constantFrom(...examples.keys()), fc.array(step, { minLength: 1, maxLength: 12 }), (k, steps) => {
+    const p = new ChunkedParser();
+    let text = examples[k];
+    const versions: [string, ChunkedParse][] = [[text, p.parse(text)]];
+    const same = (t: string, r: ChunkedParse, why: string) => {
+      const w = parse(t);
+      assert.deepEqual(plain({ file: r.file, diagnostics: r.diagnostics }), plain({ file: w.file, diagnostics: w.diagnostics }), `${why} ${JSON.stringify(steps)}`);
+    };
+    for (const s of steps) {
+      if (s.kind === 'claim') {
+        const [t, r] = versions[s.which % versions.length];
+        p.claim(r);
+        same(t, r, 'claimed');
+        continue;
+      }
+      const next = apply(text, s.e);
+      let polls = 0;
+      const r = s.kind === 'stop' ? p.parse(next, () => polls++ >= s.after) : p.parse(next);
+      if (!r) continue; // stopped: the previous version stays the one compared with
+      text = next;
+      versions.push([text, r]);
+      same(text, r, 'parsed');
+    }
+    // every version claimed back, the latest first
+    for (let i = versions.length - 1; i >= 0; i--) {
+      p.claim(versions[i][1]);
+      same(versions[i][0], versions[i][1], `version ${i} claimed at the end`);
+    }
+  }), { numRuns: 200, seed: 5151 });
 });
 
 test('the chunked parse cuts an edited text as the whole text is cut: edits at chunk boundaries, keywords, line breaks (property)', () => {
@@ -168,6 +212,21 @@ test('a length-changing edit keeps the later declarations, the same objects move
   assert.deepEqual(r2.diagnostics.map((d) => d.range.start), r1.diagnostics.map((d) => d.range.start + (d.range.start > bad.indexOf('Row') ? 1 : 0)));
   // the first result is its own data: later versions do not move its ranges
   assert.deepEqual(plain(r1.diagnostics), plain(full(bad)));
+});
+
+test('the stages handed out early (syntax and names, then all but the slow checks) are the caller\'s: a later version moves none of their ranges', () => {
+  const t0 = 'param M = 4\nlayout A = OrderBy(Row(M, 4)\nlayout B = Q\nlayout G = OrderBy(GenP([3, 3], antidiag(3)))\n';
+  const an = new IncrementalAnalysis();
+  let syntax: Diagnostic[] = [];
+  let fast: Diagnostic[] = [];
+  an.diagnose(t0, { budget: BUDGET, gpuTarget: 'sm_90', onSyntax: (d) => (syntax = d), onFast: (d) => (fast = d) });
+  const [syntax0, fast0] = [plain(syntax), plain(fast)];
+  assert.deepEqual(syntax.map((d) => d.code), ['parse/unclosed', 'name/undefined', 'name/undefined']);
+  assert.ok(fast.length >= 2, JSON.stringify(fast));
+  // every declaration moves (kept chunks move in place): the lists handed out stay where they were
+  an.diagnose('# moved\n' + t0, { budget: BUDGET, gpuTarget: 'sm_90' });
+  assert.deepEqual(plain(syntax), syntax0);
+  assert.deepEqual(plain(fast), fast0);
 });
 
 test('a chunk that moves to another line is parsed again when its messages quote positions', () => {
@@ -279,7 +338,20 @@ test('incremental diagnostics are the whole-file analysis, after any edits (prop
         assert.deepEqual(plain(stages[0]), plain(whole.filter((d) => /^(lex|parse|name)\//.test(d.code))), JSON.stringify(text));
       }
     }
-  }), { numRuns: 100 });
+  }), { numRuns: Number(process.env.RUNS ?? 100), ...(process.env.SEED ? { seed: Number(process.env.SEED) } : {}) });
+});
+
+test('a kept declaration whose own chunk stayed, with fixes that point into a chunk that moved: its results move too', () => {
+  // matmul.layout: a digit changed (tile/not-divisible errors whose fixes edit the params' line), then
+  // two lines swapped: the params' chunk moves up, the layouts with the errors stay where they were
+  const a = new IncrementalAnalysis();
+  let text = readFileSync(join(root, 'examples', 'matmul.layout'), 'utf8');
+  for (const e of [undefined, { kind: 'number', which: 9016633, value: 7 }, { kind: 'swap', a: 0, b: 0.2174 }] as const) {
+    if (e) text = apply(text, e);
+    const r = a.diagnose(text, { budget: BUDGET, gpuTarget: 'sm_90' });
+    assert.deepEqual(plain(r.diagnostics), plain(full(text)));
+  }
+  assert.ok(full(text).some((d) => d.code === 'tile/not-divisible' && d.fixes?.length));
 });
 
 test('an edit re-checks the declaration and what uses its names, and nothing else', () => {

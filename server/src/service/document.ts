@@ -67,7 +67,9 @@ export class LayoutDocument {
   }
 
   get symbols(): SymbolIndex {
-    this._symbols ??= new SymbolIndex(this.file, this.lines, this.history?.resolveCache);
+    // through `parsed` every time: the index reads the AST's ranges, which another version may have moved
+    const parsed = this.parsed;
+    this._symbols ??= new SymbolIndex(parsed.file, parsed.lines, this.history?.resolveCache);
     return this._symbols;
   }
 

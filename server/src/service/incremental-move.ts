@@ -164,6 +164,16 @@ export function detached(ds: readonly Diagnostic[]): Diagnostic[] {
   return out;
 }
 
+const NONE: Diagnostic[] = Object.freeze([]) as unknown as Diagnostic[];
+
+/**
+ * What a declaration keeps of a result: `detached`, and one shared (frozen) empty list for the many
+ * declarations without diagnostics (an empty array each cost about 1 MB per 20,000 lines).
+ */
+export function kept(ds: readonly Diagnostic[]): Diagnostic[] {
+  return ds.length === 0 ? NONE : detached(ds);
+}
+
 /**
  * In the whole-file order: parse, names, elaboration, rule by rule, schedules; sorted by position (stable).
  * `decls`: the declarations with diagnostics of their own, in order (the others add nothing).

@@ -35,7 +35,7 @@ import { checkSchedule, scheduleEnvOf, type ScheduleEnv } from '../check/schedul
 import { DEFAULT_BUDGET, ruleContext, rules, type RuleContext } from '../check/rules/index.js';
 import { ChunkedParser, type Chunk } from './chunks.js';
 import { KernelChecker, kernelChecks, Placeholders, type KernelResult } from './kernel-checks.js';
-import { combine, detached, Mover, sorted, withKernels } from './incremental-move.js';
+import { combine, detached, kept, Mover, sorted, withKernels } from './incremental-move.js';
 
 export interface IncrementalOptions {
   /** most points a GenP check enumerates (the `layout.genp.checkBudget` setting) */
@@ -51,7 +51,8 @@ export interface IncrementalOptions {
   /**
    * Called once with every diagnostic but those of slow checks still to run (syntax, names,
    * elaboration, fast rules, and the slow results kept from earlier versions), before those
-   * checks run; only when there are some to run.
+   * checks run; only when there are some to run. Like `onSyntax`'s and the result's, the list is the
+   * caller's: later versions move none of its ranges.
    */
   onFast?: (diagnostics: Diagnostic[]) => void;
   /**
@@ -170,7 +171,7 @@ export class IncrementalAnalysis {
     if (!p) return { diagnostics: [], cancelled: true, stats: { decls: 0, chunksParsed: 0, rechecked: 0, elaborated: 0, full: false } };
     if (!p.chunks || !p.from) throw new Fallback('too many syntax errors');
     const resolution = resolve(p.file, p.lines, this.resolveCache);
-    if (options.onSyntax) options.onSyntax(sorted([...p.diagnostics, ...resolution.diagnostics]));
+    if (options.onSyntax) options.onSyntax(detached(sorted([...p.diagnostics, ...resolution.diagnostics])));
     // the kept results are those of the chunks the parser compared with
     const old = this.state && this.state.chunks === previous ? this.state : undefined;
     const run = ++this.runs;
@@ -249,7 +250,14 @@ export class IncrementalAnalysis {
       }
     }
 
-    // ---- moved declarations keep their results, moved with their chunks
+    // ---- moved declarations keep their results, moved with their chunks. A kept declaration whose
+    // own chunk stayed may hold ranges in other chunks (a fix that edits a param, related information
+    // at a first declaration) that moved or changed: every kept one with diagnostics is moved too
+    // (the Mover moves each range with the chunk that holds it, or finds it points outside what was kept)
+    if (old && noisy.size) {
+      const listed = new Set(moved);
+      for (const d of noisy) if (d.seen === run && !listed.has(d)) moved.push(d);
+    }
     if (old && moved.length) {
       const oldToNew = new Map<number, number>();
       p.from.forEach((o, k) => { if (o !== undefined) oldToNew.set(o, k); });
@@ -348,7 +356,7 @@ export class IncrementalAnalysis {
       const d = decls[j].decl;
       const before = el.diagnostics.length;
       el.guardedDecl(d);
-      if (todo(j)) decls[j].elab = detached(el.diagnostics.slice(before));
+      if (todo(j)) decls[j].elab = kept(el.diagnostics.slice(before));
     }
 
     // ---- rules: the fast ones per re-checked declaration, the global ones on the whole file
@@ -370,17 +378,17 @@ export class IncrementalAnalysis {
       const one: RuleContext = { ...ctx, decls: [d.decl] };
       for (let ri = 0; ri < rules.length; ri++) {
         if (SLOW[ri] || rules[ri].global) continue;
-        if (todo(j) || d.rules[ri] === undefined) d.rules[ri] = detached(runRule(rules[ri].run, one).diagnostics);
+        if (todo(j) || d.rules[ri] === undefined) d.rules[ri] = kept(runRule(rules[ri].run, one).diagnostics);
       }
       if (todo(j) || d.schedule === undefined) {
         const s = d.decl;
-        if (s.kind !== 'Schedule') d.schedule = [];
+        if (s.kind !== 'Schedule') d.schedule = kept([]);
         else {
           env ??= scheduleEnvOf(el.model, resolution, undefined, ctx.scenarios);
           try {
-            d.schedule = detached(checkSchedule(s, env, { defaultTarget: options.gpuTarget }));
+            d.schedule = kept(checkSchedule(s, env, { defaultTarget: options.gpuTarget }));
           } catch (e) {
-            d.schedule = [{ code: 'check/internal-error', severity: 'error', message: `internal error while checking schedule '${s.name.name}': ${(e as Error).message}`, range: s.name.range }];
+            d.schedule = kept([{ code: 'check/internal-error', severity: 'error', message: `internal error while checking schedule '${s.name.name}': ${(e as Error).message}`, range: s.name.range }]);
           }
         }
       }
@@ -400,7 +408,7 @@ export class IncrementalAnalysis {
         if (stop?.()) return abandon();
         try {
           const r = kernelChecker.check(k);
-          d.kernel = { ...r, diagnostics: detached(r.diagnostics) };
+          d.kernel = { ...r, diagnostics: kept(r.diagnostics) };
         } catch {
           throw new Fallback('a kernel check failed');
         }
@@ -413,7 +421,7 @@ export class IncrementalAnalysis {
 
     // ---- the slow rules (GenP enumeration), after the rest has been offered
     const slowWork = work.some((j) => (todo(j) || rules.some((_, ri) => SLOW[ri] && decls[j].rules[ri] === undefined)) && decls[j].genp);
-    if (slowWork && options.onFast) options.onFast(withKernels(combine(p.diagnostics, resolution.diagnostics, noisyNow(), global), kernels));
+    if (slowWork && options.onFast) options.onFast(detached(withKernels(combine(p.diagnostics, resolution.diagnostics, noisyNow(), global), kernels)));
     let cancelled = false;
     rules.forEach((rule, ri) => {
       if (!SLOW[ri] || cancelled) return;
@@ -422,7 +430,7 @@ export class IncrementalAnalysis {
         if (!todo(j) && d.rules[ri] !== undefined) continue;
         d.rules[ri] = undefined;
         if (!d.genp && !rule.global) {
-          d.rules[ri] = [];
+          d.rules[ri] = kept([]);
           continue;
         }
         const r = runRule(rule.run, { ...ctx, decls: [d.decl] });
@@ -430,7 +438,7 @@ export class IncrementalAnalysis {
           cancelled = true;
           break;
         }
-        d.rules[ri] = detached(r.diagnostics);
+        d.rules[ri] = kept(r.diagnostics);
       }
     });
     if (cancelled) this.state.partial = true;
