@@ -56,9 +56,10 @@ import { compactingCollection, configureHeap, IdleCompaction, sizeMainYoungGener
  */
 const PREPARE_IDLE_MS = 0;
 /**
- * The main thread's warm-up (warm-main.ts) waits this long after `initialize` is answered: a client
- * opens its first documents then, and a warm-up step under way would hold back their analysis (a
- * first open of 500 lines took 30-48 ms with it, 11-15 ms once the server had settled).
+ * The main thread's warm-up (warm-main.ts) waits until a document's complete diagnostics are
+ * published, or this long after `initialize` is answered: a client opens its first documents then,
+ * and a warm-up step under way would hold back their analysis (a first open of 500 lines took 30-70
+ * ms with it, 11-15 ms once the server had settled).
  */
 const MAIN_WARM_UP_DELAY_MS = Number(process.env.LAYOUT_MAIN_WARM_UP_DELAY_MS ?? 1000);
 /** A full analysis that runs longer than this is stopped (the file gets its syntax diagnostics and a note). */
@@ -153,6 +154,8 @@ export function startServer(connection: Connection, options: { initialized?: () 
   let watchFilesDynamically = false;
   let signalReady: () => void = () => undefined;
   let runner: AnalysisRunner | undefined;
+  /** some document's complete diagnostics were published (the main thread's warm-up may start) */
+  let published = false;
 
   connection.onInitialize((params: InitializeParams): InitializeResult => {
     const caps = params.capabilities;
@@ -192,7 +195,10 @@ export function startServer(connection: Connection, options: { initialized?: () 
       interimAfterMs: INTERIM_AFTER_MS,
       earlyMinChars: EARLY_STAGE_MIN_CHARS,
       ready: settingsReady,
-      onPublished: (uri, version) => snapshots.prepare(uri, version, () => documents.get(uri), PREPARE_IDLE_MS),
+      onPublished: (uri, version) => {
+        published = true;
+        snapshots.prepare(uri, version, () => documents.get(uri), PREPARE_IDLE_MS);
+      },
     });
     ctx = {
       connection,
@@ -239,7 +245,7 @@ export function startServer(connection: Connection, options: { initialized?: () 
     // the request path's code compiled before the first request (warm-main.ts), paused while
     // diagnostics are being computed (publishing them needs the main thread)
     const initializedAt = performance.now();
-    warmUpMainThread(() => ctx.scheduler.busy() || performance.now() - initializedAt < MAIN_WARM_UP_DELAY_MS);
+    warmUpMainThread(() => ctx.scheduler.busy() || (!published && performance.now() - initializedAt < MAIN_WARM_UP_DELAY_MS));
     // the workspace symbol index: one scan off the request path, then file-change notifications
     workspaceIndex.setFolders(folders);
     if (watchFilesDynamically) {
