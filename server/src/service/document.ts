@@ -96,13 +96,16 @@ export function declAt(file: ast.File, offset: number): ast.Decl | undefined {
   return d && d.range.start <= offset ? d : undefined;
 }
 
-/** The index of the first of `decls` (in source order) that ends at or after `offset` (`decls.length`: none). */
-export function firstEndingFrom(decls: readonly ast.Decl[], offset: number): number {
+/**
+ * The index of the first of `items` (in source order, not overlapping: declarations, tokens) that ends
+ * at or after `offset` (`items.length`: none).
+ */
+export function firstEndingFrom(items: readonly { range: ast.Range }[], offset: number): number {
   let lo = 0;
-  let hi = decls.length - 1;
+  let hi = items.length - 1;
   while (lo <= hi) {
     const mid = (lo + hi) >> 1;
-    if (decls[mid].range.end < offset) lo = mid + 1;
+    if (items[mid].range.end < offset) lo = mid + 1;
     else hi = mid - 1;
   }
   return lo;

@@ -1,7 +1,7 @@
 // Go to definition, find references, document highlights and rename, over the symbol index.
 import type { Range } from '../../../grammar/src/ast.js';
 import type { TokenInfo } from '../../../grammar/src/token-info.js';
-import type { LayoutDocument } from './document.js';
+import { firstEndingFrom, type LayoutDocument } from './document.js';
 import { isIdentifier, isKeyword, isReserved } from './builtins.js';
 import { globalKinds, type SymbolDef } from './symbols.js';
 
@@ -103,14 +103,7 @@ export function describeKind(d: SymbolDef): string {
 
 /** The token containing `offset`; at a boundary between two tokens, the one that starts there wins unless it is punctuation. */
 export function tokenAt(tokens: TokenInfo[], offset: number): TokenInfo | undefined {
-  let lo = 0;
-  let hi = tokens.length - 1;
-  while (lo <= hi) {
-    const mid = (lo + hi) >> 1;
-    if (tokens[mid].range.end < offset) lo = mid + 1;
-    else hi = mid - 1;
-  }
-  // tokens[lo] is the first token whose end >= offset
+  const lo = firstEndingFrom(tokens, offset); // the first token whose end >= offset
   const a = tokens[lo];
   if (!a || a.range.start > offset) return undefined;
   const b = tokens[lo + 1];
