@@ -91,30 +91,7 @@ export class Mover {
     const range = this.range(d.range);
     if (!range) return undefined;
     if (range === d.range && !d.related && !d.fixes) return d;
-    const out: Diagnostic = { ...d, range };
-    if (d.related) {
-      const related: NonNullable<Diagnostic['related']> = [];
-      for (const r of d.related) {
-        const m = this.range(r.range);
-        if (!m) return undefined;
-        related.push({ ...r, range: m });
-      }
-      out.related = related;
-    }
-    if (d.fixes) {
-      const fixes: NonNullable<Diagnostic['fixes']> = [];
-      for (const f of d.fixes) {
-        const edits: typeof f.edits = [];
-        for (const e of f.edits) {
-          const m = this.range(e.range);
-          if (!m) return undefined;
-          edits.push({ ...e, range: m });
-        }
-        fixes.push({ ...f, edits });
-      }
-      out.fixes = fixes;
-    }
-    return out;
+    return withRanges(d, (r) => this.range(r));
   }
 
   /** does a range of `d` lie in an old chunk that is not kept (only when nothing moved) */
@@ -153,13 +130,38 @@ export class Mover {
  * what a kept result or a returned list holds, so that moving a chunk in place moves neither.
  */
 export function detached(ds: readonly Diagnostic[]): Diagnostic[] {
-  const out: Diagnostic[] = new Array(ds.length);
-  for (let i = 0; i < ds.length; i++) {
-    const d = ds[i];
-    const x: Diagnostic = { ...d, range: { start: d.range.start, end: d.range.end } };
-    if (d.related) x.related = d.related.map((r) => ({ ...r, range: { start: r.range.start, end: r.range.end } }));
-    if (d.fixes) x.fixes = d.fixes.map((f) => ({ ...f, edits: f.edits.map((e) => ({ ...e, range: { start: e.range.start, end: e.range.end } })) }));
-    out[i] = x;
+  return ds.map((d) => withRanges(d, (r) => ({ start: r.start, end: r.end }))!);
+}
+
+/**
+ * A copy of `d` whose every range (the diagnostic's, its related information's, its fixes' edits') is
+ * `f` of the original; undefined when `f` gives undefined for one.
+ */
+function withRanges(d: Diagnostic, f: (r: ast.Range) => ast.Range | undefined): Diagnostic | undefined {
+  const range = f(d.range);
+  if (!range) return undefined;
+  const out: Diagnostic = { ...d, range };
+  if (d.related) {
+    const related: NonNullable<Diagnostic['related']> = [];
+    for (const r of d.related) {
+      const m = f(r.range);
+      if (!m) return undefined;
+      related.push({ ...r, range: m });
+    }
+    out.related = related;
+  }
+  if (d.fixes) {
+    const fixes: NonNullable<Diagnostic['fixes']> = [];
+    for (const x of d.fixes) {
+      const edits: typeof x.edits = [];
+      for (const e of x.edits) {
+        const m = f(e.range);
+        if (!m) return undefined;
+        edits.push({ ...e, range: m });
+      }
+      fixes.push({ ...x, edits });
+    }
+    out.fixes = fixes;
   }
   return out;
 }
