@@ -14,7 +14,7 @@ import type { Diagnostic } from '../../../grammar/src/diagnostic.js';
 import { Elaborator, type Model } from '../check/elaborate.js';
 import { scheduleEnvOf, type ScheduleEnv } from '../check/schedule/index.js';
 import type { LayoutDocument } from './document.js';
-import { names } from './incremental.js';
+import { names } from './decl-names.js';
 
 export interface DeclModel {
   /** the model of the declaration and of everything it depends on */

@@ -36,6 +36,7 @@ import { DEFAULT_BUDGET, ruleContext, rules, type RuleContext } from '../check/r
 import { ChunkedParser, type Chunk } from './chunks.js';
 import { KernelChecker, kernelChecks, Placeholders, type KernelResult } from './kernel-checks.js';
 import { combine, detached, kept, Mover, sorted, withKernels } from './incremental-move.js';
+import { names } from './decl-names.js';
 
 export interface IncrementalOptions {
   /** most points a GenP check enumerates (the `layout.genp.checkBudget` setting) */
@@ -481,34 +482,4 @@ function runRule(run: (ctx: RuleContext) => { diagnostics: Diagnostic[]; cancell
   } catch {
     throw new Fallback('a rule failed');
   }
-}
-
-/** The names a declaration declares, every name it uses, and whether it contains a `GenP(...)` call. */
-export function names(d: ast.Decl): { defines: string[]; uses: Set<string>; genp: boolean } {
-  const defines: string[] = d.kind === 'Param' ? d.items.map((it) => it.name.name) : d.kind === 'Assume' ? [] : [d.name.name];
-  const uses = new Set<string>();
-  let genp = false;
-  const stack: unknown[] = [d];
-  while (stack.length) {
-    const n = stack.pop();
-    if (Array.isArray(n)) {
-      for (const x of n) stack.push(x);
-      continue;
-    }
-    if (n === null || typeof n !== 'object') continue;
-    const o = n as Record<string, unknown>;
-    // every name and identifier counts as a use (the declared names too: harmless, and it keeps
-    // locals that shadow globals and schedule handles on the safe side)
-    if ((o.kind === 'Name' || o.kind === 'Ident') && typeof o.name === 'string') uses.add(o.name);
-    else if (o.kind === 'Call') {
-      const callee = (o as unknown as ast.Call).callee;
-      uses.add(callee.name);
-      if (callee.name === 'GenP') genp = true;
-    }
-    for (const k in o) {
-      const v = o[k];
-      if (v !== null && typeof v === 'object' && k !== 'range') stack.push(v);
-    }
-  }
-  return { defines, uses, genp };
 }

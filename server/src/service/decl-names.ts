@@ -1,0 +1,33 @@
+// The names a declaration declares and uses (and whether it calls GenP): what the incremental
+// analysis (incremental.ts) and the main thread's elaboration (elaboration.ts) track dependencies by.
+import type * as ast from '../../../grammar/src/ast.js';
+
+/** The names a declaration declares, every name it uses, and whether it contains a `GenP(...)` call. */
+export function names(d: ast.Decl): { defines: string[]; uses: Set<string>; genp: boolean } {
+  const defines: string[] = d.kind === 'Param' ? d.items.map((it) => it.name.name) : d.kind === 'Assume' ? [] : [d.name.name];
+  const uses = new Set<string>();
+  let genp = false;
+  const stack: unknown[] = [d];
+  while (stack.length) {
+    const n = stack.pop();
+    if (Array.isArray(n)) {
+      for (const x of n) stack.push(x);
+      continue;
+    }
+    if (n === null || typeof n !== 'object') continue;
+    const o = n as Record<string, unknown>;
+    // every name and identifier counts as a use (the declared names too: harmless, and it keeps
+    // locals that shadow globals and schedule handles on the safe side)
+    if ((o.kind === 'Name' || o.kind === 'Ident') && typeof o.name === 'string') uses.add(o.name);
+    else if (o.kind === 'Call') {
+      const callee = (o as unknown as ast.Call).callee;
+      uses.add(callee.name);
+      if (callee.name === 'GenP') genp = true;
+    }
+    for (const k in o) {
+      const v = o[k];
+      if (v !== null && typeof v === 'object' && k !== 'range') stack.push(v);
+    }
+  }
+  return { defines, uses, genp };
+}
