@@ -1,7 +1,8 @@
 // The heap settings (server/src/lsp/heap.ts) as the server applies them, in a child process with a
 // worker like the analysis worker: the main thread's young generation is sized once and stays,
 // also after the worker started (setting up an isolate resets V8's semi-space growth factor), the
-// worker's has its full size from the start; the worker's idle compaction.
+// worker's has its full size from the start; the worker's idle compaction; the main thread's idle
+// collection.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -10,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildSync } from 'esbuild';
 import { root } from './harness.js';
-import { IdleCompaction, MAIN_SEMI_SPACE_MB, WORKER_YOUNG_GENERATION_MB } from '../../server/src/lsp/heap.js';
+import { IdleCompaction, MAIN_COLLECT_BOUNDS, MAIN_SEMI_SPACE_MB, WORKER_YOUNG_GENERATION_MB } from '../../server/src/lsp/heap.js';
 
 let dir = '';
 let heapJs = '';
@@ -111,4 +112,43 @@ test('the compacting collection gives back the pages that a plain one leaves spa
   const m = JSON.parse(r.stdout) as { plain: number; compacted: number; used: number };
   assert.ok(m.plain > 2 * m.used, `a plain collection leaves the pages: ${m.plain} bytes for ${m.used} used`);
   assert.ok(m.compacted < 1.5 * m.used + 2 ** 20, `compacted: ${m.compacted} bytes for ${m.used} used`);
+});
+
+test("the main thread's idle collection: after 4 MB of growth, however large the heap", () => {
+  let committed = 100 * 2 ** 20;
+  let calls = 0;
+  const c = new IdleCompaction(() => { calls++; }, 20, () => committed, MAIN_COLLECT_BOUNDS);
+  assert.equal(c.compactIfGrown(), true); // the first time
+  committed += 4 * 2 ** 20; // 4 MB: not more
+  assert.equal(c.compactIfGrown(), false);
+  committed += 1; // 4% more, where the worker's waits for 25%
+  assert.equal(c.compactIfGrown(), true);
+  assert.equal(calls, 2);
+});
+
+test("mainThreadCollection gives the main thread a full collection once configureHeap set --expose-gc, which frees dead large objects (superseded texts)", () => {
+  const code = `
+    const heap = require(${JSON.stringify(heapJs)});
+    const lo = () => require('node:v8').getHeapSpaceStatistics().find((s) => s.space_name === 'large_object_space').space_size;
+    const before = heap.mainThreadCollection();
+    heap.configureHeap();
+    const collect = heap.mainThreadCollection();
+    // 24 texts of 900 KB (a version's text of a 20,000-line file; Node makes a text of 1 MB from a
+    // buffer an external string, outside the heap), alive over many scavenges (promoted), then dropped
+    let texts = []; for (let i = 0; i < 24; i++) texts.push(Buffer.alloc(900 * 1024, 97 + (i % 26)).toString('latin1'));
+    let junk; for (let i = 0; i < 2e6; i++) junk = { i, s: 'x' + i };
+    const promoted = lo();
+    texts = undefined;
+    let again; for (let i = 0; i < 2e5; i++) again = { i }; // a few scavenges: the texts stay where they are
+    const dropped = lo();
+    collect();
+    console.log(JSON.stringify({ before: typeof before, collect: typeof collect, promoted, dropped, collected: lo() }));`;
+  const r = spawnSync(process.execPath, ['-e', code], { encoding: 'utf8', timeout: 60_000 });
+  assert.equal(r.status, 0, r.stderr);
+  const m = JSON.parse(r.stdout) as { before: string; collect: string; promoted: number; dropped: number; collected: number };
+  assert.equal(m.before, 'undefined'); // no gc before the flag
+  assert.equal(m.collect, 'function');
+  const MB = 2 ** 20;
+  assert.ok(m.promoted >= 21 * MB && m.dropped >= 21 * MB, `the texts are in the large-object space until a full collection: ${m.promoted}, ${m.dropped}`);
+  assert.ok(m.collected < m.dropped - 20 * MB, `collected: ${m.dropped} -> ${m.collected} bytes`);
 });

@@ -48,7 +48,7 @@ import { executeEmit } from './emit.js';
 import { picture } from './picture.js';
 import { EMIT_COMMAND, PICTURE_REQUEST, type LayoutInitializationOptions } from './protocol.js';
 import { commandLine } from './command-line.js';
-import { compactingCollection, configureHeap, IdleCompaction, sizeMainYoungGeneration } from './heap.js';
+import { compactingCollection, configureHeap, IdleCompaction, MAIN_COLLECT_BOUNDS, MAIN_IDLE_COLLECT_MS, mainThreadCollection, sizeMainYoungGeneration } from './heap.js';
 
 /**
  * How long after a version's diagnostics are published (with no edit since) the main thread builds
@@ -82,8 +82,12 @@ if (!isMainThread && (workerData as { role?: string } | undefined)?.role === wor
   const cl = commandLine(process.argv.slice(2));
   if (cl.action === 'serve') {
     configureHeap();
-    // the main thread's young generation is sized once `initialize` is answered (heap.ts)
-    startServer(stdioRequested() ? resilientStdioConnection() : createConnection(ProposedFeatures.all, connectionOptions()), { initialized: sizeMainYoungGeneration });
+    const collect = mainThreadCollection();
+    // the main thread's young generation is sized once `initialize` is answered; it compacts its heap once idle (heap.ts)
+    startServer(stdioRequested() ? resilientStdioConnection() : createConnection(ProposedFeatures.all, connectionOptions()), {
+      initialized: sizeMainYoungGeneration,
+      ...(collect ? { compaction: new IdleCompaction(collect, MAIN_IDLE_COLLECT_MS, undefined, MAIN_COLLECT_BOUNDS) } : {}),
+    });
   } else {
     if (cl.stdout) process.stdout.write(cl.stdout);
     if (cl.stderr) process.stderr.write(cl.stderr);
@@ -141,8 +145,12 @@ function bundlePath(): string | undefined {
   }
 }
 
-/** `initialized`: called once the `initialize` answer is out, before the analysis worker starts. */
-export function startServer(connection: Connection, options: { initialized?: () => void } = {}): void {
+/**
+ * `initialized`: called once the `initialize` answer is out, before the analysis worker starts.
+ * `compaction`: told of every request, document change and publish (its delay counts from the last).
+ */
+export function startServer(connection: Connection, options: { initialized?: () => void; compaction?: IdleCompaction } = {}): void {
+  const activity = () => options.compaction?.idle();
   const documents = new TextDocuments(TextDocument);
   const snapshots = new SnapshotCache();
   let settings!: SettingsStore;
@@ -197,6 +205,7 @@ export function startServer(connection: Connection, options: { initialized?: () 
       ready: settingsReady,
       onPublished: (uri, version) => {
         published = true;
+        activity();
         snapshots.prepare(uri, version, () => documents.get(uri), PREPARE_IDLE_MS);
       },
     });
@@ -287,6 +296,7 @@ export function startServer(connection: Connection, options: { initialized?: () 
   // analyses the version, a first whole-file parse would compete with it. A request that comes
   // before builds it itself.
   documents.onDidChangeContent((e) => {
+    activity();
     // onDidChangeContent also fires on open; the open handler already scheduled that version
     if (e.document.version !== openedVersion.get(e.document.uri)) ctx.scheduler.update(e.document);
   });
@@ -314,6 +324,7 @@ export function startServer(connection: Connection, options: { initialized?: () 
   const safe = <P, R>(name: string, f: (ctx: ServerContext, p: P) => R | Promise<R>, fallback: R) => async (p: P, token?: CancellationToken): Promise<R> => {
     // cancelled while it waited behind other work on this thread: answer that, do not compute
     if (token?.isCancellationRequested) throw new ResponseError(LSPErrorCodes.RequestCancelled, 'the request was cancelled');
+    activity();
     try {
       return await f(ctx, p);
     } catch (e) {
