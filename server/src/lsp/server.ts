@@ -83,10 +83,10 @@ if (!isMainThread && (workerData as { role?: string } | undefined)?.role === wor
   if (cl.action === 'serve') {
     configureHeap();
     const collect = mainThreadCollection();
-    // the main thread's young generation is sized once `initialize` is answered; it compacts its heap once idle (heap.ts)
+    // the main thread's young generation is sized once `initialize` is answered; it collects its heap once idle (heap.ts)
     startServer(stdioRequested() ? resilientStdioConnection() : createConnection(ProposedFeatures.all, connectionOptions()), {
       initialized: sizeMainYoungGeneration,
-      ...(collect ? { compaction: new IdleCompaction(collect, MAIN_IDLE_COLLECT_MS, undefined, MAIN_COLLECT_BOUNDS) } : {}),
+      ...(collect ? { collect } : {}),
     });
   } else {
     if (cl.stdout) process.stdout.write(cl.stdout);
@@ -147,10 +147,13 @@ function bundlePath(): string | undefined {
 
 /**
  * `initialized`: called once the `initialize` answer is out, before the analysis worker starts.
- * `compaction`: told of every request, document change and publish (its delay counts from the last).
+ * `collect`: the main thread's full collection, run once it is idle (`MAIN_IDLE_COLLECT_MS` after the
+ * last request, document change or publish, and no analysis running: the worker's whole-file
+ * analysis lets the heap grow freely, heap.ts) if its heap grew (`MAIN_COLLECT_BOUNDS`).
  */
-export function startServer(connection: Connection, options: { initialized?: () => void; compaction?: IdleCompaction } = {}): void {
-  const activity = () => options.compaction?.idle();
+export function startServer(connection: Connection, options: { initialized?: () => void; collect?: () => void } = {}): void {
+  const idleCollection = options.collect ? new IdleCompaction(options.collect, MAIN_IDLE_COLLECT_MS, undefined, MAIN_COLLECT_BOUNDS, () => ctx?.scheduler.busy() ?? false) : undefined;
+  const activity = () => idleCollection?.idle();
   const documents = new TextDocuments(TextDocument);
   const snapshots = new SnapshotCache();
   let settings!: SettingsStore;
