@@ -51,17 +51,31 @@ export const DECLARATION_LIST = '(param, let, layout, perm, kernel, schedule)';
  */
 export function parse(text: string, opts: { firstLine?: number; offset?: number } = {}): ParseResult {
   const base = opts.offset ?? 0;
-  let lines: LineIndex | undefined;
-  const linesOf = () => (lines ??= new LineIndex(text));
+  const lines = new Lines(text);
   try {
-    const r = new Driver(text, linesOf, opts.firstLine ?? 0, base).run();
-    return { file: r.file, diagnostics: r.diagnostics, get lines() { return linesOf(); } };
+    const d = new Driver(text, lines, opts.firstLine ?? 0, base);
+    d.run();
+    return new Parsed(d.file!, finish(d.diagnostics), lines);
   } catch (e) {
-    return {
-      file: { kind: 'File', range: { start: base, end: base + text.length }, decls: [], comments: [] },
-      diagnostics: [internalError(e, { start: base, end: base })],
-      lines: linesOf(),
-    };
+    const file: ast.File = { kind: 'File', range: { start: base, end: base + text.length }, decls: [], comments: [] };
+    return new Parsed(file, [internalError(e, { start: base, end: base })], lines);
+  }
+}
+
+/** `text`'s line index, built on first need (only messages quote positions) */
+class Lines {
+  private index?: LineIndex;
+  constructor(private readonly text: string) {}
+  get(): LineIndex {
+    return (this.index ??= new LineIndex(this.text));
+  }
+}
+
+/** a ParseResult whose line index is built on first read (a chunk's parse never reads it) */
+class Parsed implements ParseResult {
+  constructor(readonly file: ast.File, readonly diagnostics: Diagnostic[], private readonly index: Lines) {}
+  get lines(): LineIndex {
+    return this.index.get();
   }
 }
 
@@ -109,16 +123,19 @@ export function nearDeclWord(image: string): string | undefined {
 class Driver {
   private readonly tokens: IToken[];
   private readonly comments: IToken[];
-  private readonly diagnostics: Diagnostic[] = [];
+  readonly diagnostics: Diagnostic[] = [];
+  /** the file, once `run` has parsed it */
+  file?: ast.File;
   /**
    * Offsets of lexical holes: characters the lexer dropped, and unterminated strings (which
    * swallow the rest of their line). A syntax error after a hole in the same piece is not
    * reported: the hole explains it.
    */
-  private readonly holes: number[];
+  private readonly holes: number[] = [];
   /** offsets of unterminated strings: they may swallow a block's `{` or `}` */
-  private readonly openStrings: number[];
-  private readonly low: Lowering;
+  private readonly openStrings: number[] = [];
+  /** the CST -> AST lowering of the pieces Chevrotain parses (made on first need) */
+  private lowering?: Lowering;
 
   /** the offset just past the text (in file offsets) */
   private readonly end: number;
@@ -126,20 +143,30 @@ class Driver {
   private unitFailed = false;
 
   /** `lines` indexes `text` (built on first need: only messages quote positions); `base`: the offset where `text` starts in the file */
-  constructor(private readonly text: string, private readonly lines: () => LineIndex, private readonly firstLine: number, private readonly base: number) {
+  constructor(private readonly text: string, private readonly lineIndex: Lines, private readonly firstLine: number, private readonly base: number) {
     this.end = base + text.length;
     const l = lex(text, base);
     this.tokens = l.tokens;
     this.comments = l.comments;
-    for (const d of l.diagnostics) this.diagnostics.push(d); // (no spread: there may be 100,000s)
-    this.holes = l.diagnostics
-      .filter((d) => d.code === 'lex/unexpected-character' || d.code === 'lex/unterminated-string')
-      .map((d) => d.range.start);
-    this.openStrings = l.diagnostics.filter((d) => d.code === 'lex/unterminated-string').map((d) => d.range.start);
-    this.low = new Lowering(this.diagnostics);
+    // (a loop, no spread: there may be 100,000s)
+    for (let i = 0; i < l.diagnostics.length; i++) {
+      const d = l.diagnostics[i];
+      this.diagnostics.push(d);
+      if (d.code === 'lex/unterminated-string') this.openStrings.push(d.range.start);
+      if (d.code === 'lex/unexpected-character' || d.code === 'lex/unterminated-string') this.holes.push(d.range.start);
+    }
   }
 
-  run(): { file: ast.File; diagnostics: Diagnostic[] } {
+  private lines(): LineIndex {
+    return this.lineIndex.get();
+  }
+
+  private get low(): Lowering {
+    return (this.lowering ??= new Lowering(this.diagnostics));
+  }
+
+  /** parses the text into `file`; its diagnostics are left unsorted in `diagnostics` */
+  run(): void {
     const decls: ast.Decl[] = [];
     const n = this.tokens.length;
     let i = 0;
@@ -151,7 +178,7 @@ class Driver {
         if (d) decls.push(d);
         else this.stray(i, 'declaration');
       } else {
-        const d = this.guard(i, () => this.declaration(i, j));
+        const d = this.guardedDeclaration(i, j);
         if (d) decls.push(d);
       }
       i = j;
@@ -161,21 +188,22 @@ class Driver {
       range: { start: c.startOffset, end: c.startOffset + c.image.length },
       text: c.image.slice(1),
     }));
-    return {
-      // a copy of exactly its length: a chunk's array of one declaration, built by push, has room for 17
-      file: { kind: 'File', range: { start: this.base, end: this.end }, decls: decls.slice(), comments },
-      diagnostics: finish(this.diagnostics),
-    };
+    // a copy of exactly its length: a chunk's array of one declaration, built by push, has room for 17
+    this.file = { kind: 'File', range: { start: this.base, end: this.end }, decls: decls.slice(), comments };
   }
 
-  /** runs `f`; an internal failure (a bug, or a stack overflow) becomes one diagnostic */
-  private guard<T>(at: number, f: () => T): T | undefined {
+  /** the declaration of tokens [i, j); an internal failure (a bug, or a stack overflow) becomes one diagnostic */
+  private guardedDeclaration(i: number, j: number): ast.Decl | undefined {
     try {
-      return f();
+      return this.declaration(i, j);
     } catch (e) {
-      this.diagnostics.push(internalError(e, this.tokenRange(at)));
+      this.internal(e, i);
       return undefined;
     }
+  }
+
+  private internal(e: unknown, at: number): void {
+    this.diagnostics.push(internalError(e, this.tokenRange(at)));
   }
 
   /**
@@ -193,7 +221,7 @@ class Driver {
     const saved = this.tokens[i];
     this.tokens[i] = { ...saved, image: word, tokenType: kw, tokenTypeIdx: kw.tokenTypeIdx! };
     try {
-      return this.guard(i, () => this.declaration(i, j));
+      return this.guardedDeclaration(i, j);
     } finally {
       this.tokens[i] = saved;
     }
@@ -242,8 +270,16 @@ class Driver {
     while (c < e && toks[c].tokenType !== t.RCurly) c++;
     const statements: (ast.Binding | ast.ScheduleStep)[] = [];
     if (header) {
-      for (const [p, q] of this.statements(b + 1, c, isKernel)) {
-        const st = this.guard(p, () => this.statement(p, q, isKernel));
+      const starts = this.statementStarts(b + 1, c, isKernel);
+      for (let k = 0; k < starts.length; k++) {
+        const p = starts[k];
+        const q = k + 1 < starts.length ? starts[k + 1] : c;
+        let st: ast.Binding | ast.ScheduleStep | undefined;
+        try {
+          st = this.statement(p, q, isKernel);
+        } catch (err) {
+          this.internal(err, p);
+        }
         if (st) statements.push(st);
       }
     }
@@ -264,13 +300,14 @@ class Driver {
     if (!header) return undefined;
     const bodyRange = { start: toks[b].startOffset, end };
     const range = { start: toks[s].startOffset, end };
+    // (a copy of exactly its length, as every array of the AST)
     return isKernel
-      ? { ...(header as ast.KernelDecl), bindings: statements as ast.Binding[], bodyRange, range }
-      : { ...(header as ast.ScheduleDecl), steps: statements as ast.ScheduleStep[], bodyRange, range };
+      ? { ...(header as ast.KernelDecl), bindings: statements.slice() as ast.Binding[], bodyRange, range }
+      : { ...(header as ast.ScheduleDecl), steps: statements.slice() as ast.ScheduleStep[], bodyRange, range };
   }
 
-  /** splits a block body [s, e) into statements */
-  private statements(s: number, e: number, isKernel: boolean): [number, number][] {
+  /** splits a block body [s, e) into statements: where each starts (each ends where the next starts, the last at `e`) */
+  private statementStarts(s: number, e: number, isKernel: boolean): number[] {
     const toks = this.tokens;
     const starts: number[] = [];
     for (let j = s; j < e; j++) {
@@ -288,7 +325,7 @@ class Driver {
         if (next === t.Eq || (next === t.LParen && expressionEnds.has(toks[j - 1].tokenType))) starts.push(j);
       }
     }
-    return starts.map((p, i) => [p, i + 1 < starts.length ? starts[i + 1] : e]);
+    return starts;
   }
 
   private statement(s: number, e: number, isKernel: boolean): ast.Binding | ast.ScheduleStep | undefined {
@@ -603,7 +640,7 @@ function internalError(e: unknown, range: ast.Range): Diagnostic {
 
 /** sorts by position and caps the count */
 function finish(ds: Diagnostic[]): Diagnostic[] {
-  ds.sort((a, b) => a.range.start - b.range.start || a.range.end - b.range.end);
+  if (ds.length > 1) ds.sort((a, b) => a.range.start - b.range.start || a.range.end - b.range.end);
   if (ds.length <= MAX_DIAGNOSTICS) return ds;
   const more = ds.length - MAX_DIAGNOSTICS;
   const kept = ds.slice(0, MAX_DIAGNOSTICS);
