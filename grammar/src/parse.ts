@@ -17,7 +17,7 @@ import { fastParse, type FastResults, type FastRule } from './fast-parse.js';
 import type * as ast from './ast.js';
 import type { Diagnostic } from './diagnostic.js';
 import { LineIndex } from './line-index.js';
-import { lex, printable } from './lexer.js';
+import { lex, printable, TokenPool } from './lexer.js';
 import { Lowering } from './lower.js';
 import { chevrotainParse, fastPathOn, parseCounts, type EncodedError } from './parser.js';
 import * as t from './tokens.js';
@@ -80,6 +80,9 @@ class Parsed implements ParseResult {
 }
 
 type Context = 'declaration' | 'header' | 'binding' | 'step';
+
+/** the token objects of every parse (a Driver holds its tokens only while it runs; no parse runs inside another) */
+const pool = new TokenPool();
 
 const declKeywords = new Set<TokenType>(t.declarationKeywords);
 const openers = new Map<TokenType, TokenType>([[t.LParen, t.RParen], [t.LBracket, t.RBracket], [t.LCurly, t.RCurly]]);
@@ -145,7 +148,7 @@ class Driver {
   /** `lines` indexes `text` (built on first need: only messages quote positions); `base`: the offset where `text` starts in the file */
   constructor(private readonly text: string, private readonly lineIndex: Lines, private readonly firstLine: number, private readonly base: number) {
     this.end = base + text.length;
-    const l = lex(text, base);
+    const l = lex(text, base, pool);
     this.tokens = l.tokens;
     this.comments = l.comments;
     // (a loop, no spread: there may be 100,000s)
