@@ -116,7 +116,10 @@ export class Composed implements Resolution {
   }
 
   isUsed(def: Definition): boolean {
-    if (this.current) return (this.cache.binders.get(def) ?? 0) > 0;
+    if (this.current) {
+      const t = this.cache.table.get(def.name);
+      return t !== undefined && t.def === def && t.uses > 0;
+    }
     // an older resolution of a cached document: count again
     if (!this._used) {
       this._used = new Set();

@@ -67,6 +67,8 @@ export class DeclResolver {
 
   constructor(
     private readonly globals: ReadonlyMap<string, Global>,
+    /** the first declarations no use resolves to: a use that resolves to one takes it out (and counts in `Top.uses`) */
+    private readonly unused: Set<Definition>,
     private readonly lines: LineIndex,
     /** the top-level names in source order (for did-you-means) */
     private readonly inOrder: () => readonly [string, Global][],
@@ -254,6 +256,7 @@ export class DeclResolver {
     if (g) {
       if (node.range.start >= g.own.end) {
         this.bind(node, g.def);
+        if (g.uses++ === 0) this.unused.delete(g.def);
         return;
       }
       const own = node.range.start >= g.own.start && node.range.start < g.own.end;

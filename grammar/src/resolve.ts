@@ -101,6 +101,11 @@ export interface Top {
    * end see the definition (read from the range itself: a kept declaration moves, service/chunks.ts)
    */
   own: ast.Range;
+  /**
+   * while it is its name's first declaration: how many uses of the latest version resolve to it (set
+   * to 0 when it becomes the first: every use that resolved to it before was resolved again since)
+   */
+  uses: number;
 }
 
 /** the first declaration of a name: what a use of the name finds */
@@ -165,9 +170,7 @@ export class ResolveCache {
   lookers?: Map<string, Unit[] | Set<Unit>>;
   /** units with diagnostics: resolved again every version (they quote positions, count did-you-means) */
   readonly volatile = new Set<Unit>();
-  /** how many uses resolve to each top-level definition */
-  readonly binders = new Map<Definition, number>();
-  /** the definitions of `table` no use resolves to */
+  /** the definitions of `table` no use resolves to (`Top.uses` is 0) */
   readonly unused = new Set<Definition>();
   /** counts the versions */
   stamp = 0;
@@ -177,20 +180,25 @@ export class ResolveCache {
 
 /** The top-level definitions `d` makes (new objects: once per declaration object, see `Unit.tops`). */
 function makeTops(d: ast.Decl): Top[] {
-  const one = (ident: ast.Ident, kind: SymbolKind, own: ast.Range): Top[] => [{ def: { name: ident.name, kind, ident, decl: d }, own }];
   switch (d.kind) {
     case 'Param': {
       const kind = d.isConst ? 'const' : 'param';
-      return d.items.map((item) => ({ def: { name: item.name.name, kind, ident: item.name, decl: d }, own: item.range }));
+      const tops = new Array<Top>(d.items.length);
+      for (let k = 0; k < tops.length; k++) tops[k] = top(d.items[k].name, kind, d, d.items[k].range);
+      return tops;
     }
-    case 'Let': return one(d.name, 'let', d.range);
-    case 'Layout': return one(d.name, 'layout', d.range);
-    case 'Perm': return one(d.name, 'perm', d.range);
-    case 'Linear': return one(d.name, 'linear', d.range);
-    case 'Kernel': return one(d.name, 'kernel', d.range);
-    case 'Schedule': return one(d.name, 'schedule', d.range);
+    case 'Let': return [top(d.name, 'let', d, d.range)];
+    case 'Layout': return [top(d.name, 'layout', d, d.range)];
+    case 'Perm': return [top(d.name, 'perm', d, d.range)];
+    case 'Linear': return [top(d.name, 'linear', d, d.range)];
+    case 'Kernel': return [top(d.name, 'kernel', d, d.range)];
+    case 'Schedule': return [top(d.name, 'schedule', d, d.range)];
     default: return NO_TOPS;
   }
+}
+
+function top(ident: ast.Ident, kind: SymbolKind, decl: ast.Decl, own: ast.Range): Top {
+  return { def: { name: ident.name, kind, ident, decl }, own, uses: 0 };
 }
 
 const NO_TOPS: Top[] = [];
@@ -277,7 +285,27 @@ function run(file: ast.File, lines: LineIndex, cache: ResolveCache): Resolution 
   const redo = new Uint8Array(n);
   /** the top-level definitions of new declarations, by index - a */
   const made: Top[][] = [];
-  for (let j = a; j < n - b; j++) {
+  if (prev.length === 0) {
+    // the first version (the tables are empty): every declaration is new, met in source order
+    for (let j = 0; j < n; j++) {
+      redo[j] = 1;
+      const tops = (made[j] = makeTops(decls[j]));
+      for (const t of tops) {
+        const name = t.def.name;
+        if (!cache.declarers.has(name)) {
+          cache.declarers.set(name, t);
+          if (!builtinDefs.has(name)) {
+            cache.table.set(name, t);
+            cache.unused.add(t.def);
+          }
+        } else {
+          addDeclarer(cache, t);
+          if (!builtinDefs.has(name)) cache.duplicated.add(name);
+        }
+      }
+    }
+  }
+  for (let j = a; j < n - b && prev.length; j++) {
     const u = kept?.get(decls[j]);
     if (u) { units[j] = u; continue; }
     redo[j] = 1;
@@ -297,11 +325,14 @@ function run(file: ast.File, lines: LineIndex, cache: ResolveCache): Resolution 
     const x = cache.declarers.get(name);
     const first = x === undefined || builtinDefs.has(name) ? undefined : Array.isArray(x) ? x[0] : x;
     const was = cache.table.get(name);
-    if (first && was?.def !== first.def) cache.table.set(name, first);
-    else if (!first && was) cache.table.delete(name);
     if (first?.def !== was?.def) {
+      // every use of the name is resolved again: those that find `first` count from 0
+      if (first) {
+        cache.table.set(name, first);
+        first.uses = 0;
+        cache.unused.add(first.def);
+      } else cache.table.delete(name);
       if (was) cache.unused.delete(was.def);
-      if (first && !cache.binders.has(first.def)) cache.unused.add(first.def);
       for (const u of cache.lookers?.get(name) ?? []) redo[at(u)] = 1;
     }
     if (Array.isArray(x) && !builtinDefs.has(name)) cache.duplicated.add(name);
@@ -310,7 +341,7 @@ function run(file: ast.File, lines: LineIndex, cache: ResolveCache): Resolution 
   for (const u of cache.volatile) redo[at(u)] = 1;
   // the units: kept, or resolved again (in source order)
   let suggestions = 0;
-  const resolver = new DeclResolver(cache.table, lines, () => ordered(cache));
+  const resolver = new DeclResolver(cache.table, cache.unused, lines, () => ordered(cache));
   for (let j = 0; j < n; j++) {
     if (!redo[j]) continue;
     const old = units[j];
@@ -385,33 +416,21 @@ function removeLooker(lookers: Map<string, Unit[] | Set<Unit>>, u: Unit): void {
   }
 }
 
-/** a unit leaves the latest version */
+/** a unit leaves the latest version (its uses of a definition that is no longer the first of its name were counted for nothing) */
 function leave(cache: ResolveCache, u: Unit): void {
   if (cache.lookers) removeLooker(cache.lookers, u);
   const uses = u.uses;
   for (let k = 1; k < uses.length; k += 2) {
     const def = uses[k] as Definition;
     if (!TOP_LEVEL.has(def.kind)) continue;
-    const c = cache.binders.get(def)! - 1;
-    if (c > 0) cache.binders.set(def, c);
-    else {
-      cache.binders.delete(def);
-      if (cache.table.get(def.name)?.def === def) cache.unused.add(def);
-    }
+    const t = cache.table.get(def.name);
+    if (t?.def === def && --t.uses === 0) cache.unused.add(def);
   }
   cache.volatile.delete(u);
 }
 
-/** a unit joins the latest version */
+/** a unit joins the latest version (its uses were counted as they were resolved: DeclResolver) */
 function join(cache: ResolveCache, u: Unit): void {
   if (cache.lookers) addLooker(cache.lookers, u);
-  const uses = u.uses;
-  for (let k = 1; k < uses.length; k += 2) {
-    const def = uses[k] as Definition;
-    if (!TOP_LEVEL.has(def.kind)) continue;
-    const c = cache.binders.get(def) ?? 0;
-    cache.binders.set(def, c + 1);
-    if (c === 0) cache.unused.delete(def);
-  }
   if (u.diagnostics.length) cache.volatile.add(u);
 }
