@@ -1,481 +1,501 @@
-// A fast path for the common case, a piece without a syntax error: a hand-written recursive-descent
-// recogniser of the grammar of parser.ts that builds exactly the CST Chevrotain's parser builds for
-// it (same node names, child keys and labels, the same token objects, the same locations), so that
-// lower.ts reads it unchanged. It makes the decisions Chevrotain's lookahead makes (one token, two
-// where parser.ts's alternatives share their first token: `a, b` against a trailing `,` in a list,
-// `h = f(...)` against `f(...)` in a schedule step) and gives up at the first token that does not
-// fit: `parseRule` then parses the piece with Chevrotain, whose error recovery and messages apply.
-// So it never has to say anything about broken input. Chevrotain's rule machinery (a closure
-// per repetition, recovery bookkeeping per rule, rest arguments) cost most of the parse; this is
-// several times faster, and fast from the first call (a cold process parses a whole file at open).
-// test/grammar/fast-parse.test.ts holds it to Chevrotain: wherever it gives a CST, Chevrotain gives
-// the same one with no error.
-import type { CstNode, IToken, TokenType } from 'chevrotain';
+// The fast path for the common case, a piece without a syntax error: a hand-written recursive-descent
+// parser of the grammar of parser.ts that builds the AST directly from the tokens, exactly the AST
+// that Chevrotain's parser and lower.ts give for the piece (the same nodes, built by the same
+// constructors of nodes.ts, the same ranges, and the same diagnostics where building a node reports
+// one: an unknown kernel target, a chained comparison, an unknown string escape). It makes the
+// decisions Chevrotain's lookahead makes (one token, two where parser.ts's alternatives share their
+// first token: `a, b` against a trailing `,` in a list, `h = f(...)` against `f(...)` in a schedule
+// step) and gives up at the first token that does not fit: parse.ts then parses the piece with
+// Chevrotain, whose error recovery and messages apply, and lowers its CST with lower.ts. So it never
+// has to say anything about broken input, and it allocates little besides the AST: no CST, no
+// per-rule objects, each array built at its final length.
+//
+// Where lower.ts reads a CST node's extent (the first and last token it consumed), this reads the
+// first token of the construct and the last token consumed (`endBefore`); precedence is climbed on
+// the token stream as lower.ts's Climber climbs the operand list, with the tables of nodes.ts.
+// test/grammar/fast-parse.test.ts holds it to Chevrotain + lower.ts: wherever it gives an AST,
+// Chevrotain parses the piece without an error and lower.ts gives the same AST and diagnostics.
+import type { IToken, TokenType } from 'chevrotain';
+import type * as ast from './ast.js';
+import type { Diagnostic } from './diagnostic.js';
+import * as n from './nodes.js';
 import * as t from './tokens.js';
 
 /** thrown (a constant, no stack trace) at the first token that does not fit */
 const GIVE_UP = { giveUp: true };
 
-type Children = Record<string, (CstNode | IToken)[]>;
-
-/** `matches[type.tokenTypeIdx][token.tokenTypeIdx]`: Chevrotain's tokenMatcher (a type or one of its categories) */
-const matches: Uint8Array[] = [];
-const maxIdx = Math.max(...t.allTokens.map((x) => x.tokenTypeIdx!));
-for (const type of t.allTokens) {
-  const row = new Uint8Array(maxIdx + 1);
-  for (const x of t.allTokens) {
-    if (x === type || x.CATEGORIES?.includes(type)) row[x.tokenTypeIdx!] = 1;
-  }
-  matches[type.tokenTypeIdx!] = row;
-}
-
-/** first tokens of an expression */
-const exprStart = new Uint8Array(maxIdx + 1);
-for (const type of [t.PrefixOp, t.Int, t.StringLike, t.Ident, t.LParen, t.LBracket, t.If]) {
-  for (let i = 0; i <= maxIdx; i++) if (matches[type.tokenTypeIdx!][i]) exprStart[i] = 1;
-}
-/** first tokens of an index item (`:` or an expression) */
-const indexStart = exprStart.slice();
-indexStart[t.Colon.tokenTypeIdx!] = 1;
-
 const I = (x: TokenType) => x.tokenTypeIdx!;
+const maxIdx = Math.max(...t.allTokens.map(I));
+/** per token type index: the types (and categories) it matches, as bits */
+const PREFIX = 1;
+const STRING = 2;
+const ANY_NAME = 4;
+const EXPR_START = 8;
+const INDEX_START = 16;
+const flags = new Uint8Array(maxIdx + 1);
+for (const x of t.allTokens) {
+  const is = (type: TokenType) => x === type || (x.CATEGORIES?.includes(type) ?? false);
+  if (is(t.PrefixOp)) flags[I(x)] |= PREFIX;
+  if (is(t.StringLike)) flags[I(x)] |= STRING;
+  if (is(t.AnyName)) flags[I(x)] |= ANY_NAME;
+  if ([t.PrefixOp, t.Int, t.StringLike, t.Ident, t.LParen, t.LBracket, t.If].some(is)) flags[I(x)] |= EXPR_START | INDEX_START;
+}
+flags[I(t.Colon)] |= INDEX_START;
+
 const IDENT = I(t.Ident);
 const INT = I(t.Int);
 const LPAREN = I(t.LParen);
+const RPAREN = I(t.RParen);
 const LBRACKET = I(t.LBracket);
+const RBRACKET = I(t.RBracket);
 const COMMA = I(t.Comma);
 const COLON = I(t.Colon);
 const DOT = I(t.Dot);
 const EQ = I(t.Eq);
 const IF = I(t.If);
-const NONE = -1;
+const NONE = 0; // (no token type has index 0: Chevrotain's EOF has it)
 
 export type FastRule = 'declaration' | 'kernelHeader' | 'scheduleHeader' | 'binding' | 'step' | 'expression';
-
-/**
- * The CST of `tokens[s, e)` by `rule`, as Chevrotain's parser builds it, or undefined where the
- * tokens do not parse without an error (or take a path this recogniser does not decide the same
- * way): the caller then runs Chevrotain.
- */
-export function fastParse(rule: FastRule, tokens: IToken[], s = 0, e = tokens.length): CstNode | undefined {
-  if (s >= e) return undefined;
-  const p = new Recogniser(tokens, s, e);
-  try {
-    let cst: CstNode;
-    switch (rule) {
-      case 'declaration': cst = p.declaration(); break;
-      case 'kernelHeader': cst = p.kernelHeader(); break;
-      case 'scheduleHeader': cst = p.scheduleHeader(); break;
-      case 'binding': cst = p.binding(); break;
-      case 'step': cst = p.step(); break;
-      default: cst = p.expression('expression');
-    }
-    return p.pos === e ? cst : undefined;
-  } catch (err) {
-    if (err === GIVE_UP) return undefined;
-    throw err;
-  }
+/** what each rule gives */
+export interface FastResults {
+  declaration: ast.Decl;
+  kernelHeader: n.KernelHeader;
+  scheduleHeader: n.ScheduleHeader;
+  binding: ast.Binding;
+  step: ast.ScheduleStep;
+  expression: ast.Expr;
 }
 
-class Recogniser {
+/**
+ * The AST of `tokens[s, e)` by `rule`, as Chevrotain's parser and lower.ts give it, or undefined
+ * where the tokens do not parse without an error (or take a path this parser does not decide the
+ * same way): the caller then runs Chevrotain. Diagnostics of the nodes (as lower.ts reports them)
+ * go to `diagnostics`; nothing is added there when the result is undefined.
+ */
+export function fastParse<R extends FastRule>(rule: R, tokens: IToken[], s: number, e: number, diagnostics: Diagnostic[]): FastResults[R] | undefined {
+  if (s >= e) return undefined;
+  const mark = diagnostics.length;
+  const p = new Builder(tokens, s, e, diagnostics);
+  try {
+    let r: FastResults[FastRule];
+    switch (rule) {
+      case 'declaration': r = p.declaration(); break;
+      case 'kernelHeader': r = p.kernelHeader(); break;
+      case 'scheduleHeader': r = p.scheduleHeader(); break;
+      case 'binding': r = p.binding(); break;
+      case 'step': r = p.step(); break;
+      default: r = p.expr();
+    }
+    if (p.pos === e) return r as FastResults[R];
+  } catch (err) {
+    if (err !== GIVE_UP) throw err;
+  }
+  diagnostics.length = mark;
+  return undefined;
+}
+
+class Builder {
   pos: number;
-  constructor(private readonly toks: IToken[], s: number, private readonly end: number) {
+  /** items of the lists being built, nested lists above their parent's (each list is copied out at its final length) */
+  private readonly stack: unknown[] = [];
+  /** the range of the argument list `args` read last */
+  private argsRange: ast.Range = { start: 0, end: 0 };
+
+  constructor(private readonly toks: IToken[], s: number, private readonly end: number, private readonly diagnostics: Diagnostic[]) {
     this.pos = s;
   }
 
   // ------------------------------------------------------------------ helpers
 
-  /** the type index of the token `k` ahead (1: the next), NONE past the piece */
-  private la(k: number): number {
-    const i = this.pos + k - 1;
-    return i < this.end ? this.toks[i].tokenTypeIdx : NONE;
+  /** the type index of the next token, NONE past the piece */
+  private la(): number {
+    return this.pos < this.end ? this.toks[this.pos].tokenTypeIdx : NONE;
   }
 
-  private at(type: TokenType): boolean {
-    const i = this.la(1);
-    return i !== NONE && matches[type.tokenTypeIdx!][i] === 1;
+  /** the type index of the token after the next, NONE past the piece */
+  private la2(): number {
+    return this.pos + 1 < this.end ? this.toks[this.pos + 1].tokenTypeIdx : NONE;
   }
 
-  /** a rule's node, starting at the next token (a rule consumes at least one) */
-  private node(name: string): CstNode {
-    if (this.pos >= this.end) throw GIVE_UP;
-    // (Chevrotain's children objects have no prototype; lower.ts reads them by the grammar's keys only)
-    return { name, children: {}, location: { startOffset: this.toks[this.pos].startOffset, endOffset: NaN } };
+  /** the next token, which must be of type index `type` */
+  private take(type: number): IToken {
+    if (this.la() !== type) throw GIVE_UP;
+    return this.toks[this.pos++];
   }
 
-  /** sets the node's end (a valid parse ends each rule on a token it consumed) */
-  private done(n: CstNode): CstNode {
-    n.location!.endOffset = this.toks[this.pos - 1].endOffset!;
-    return n;
+  /** the next token, whose type must have the flag `flag` */
+  private takeFlagged(flag: number): IToken {
+    if ((flags[this.la()] & flag) === 0) throw GIVE_UP;
+    return this.toks[this.pos++];
   }
 
-  private consume(n: CstNode, type: TokenType, key: string = type.name): void {
-    const i = this.la(1);
-    if (i === NONE || matches[type.tokenTypeIdx!][i] !== 1) throw GIVE_UP;
-    add(n, key, this.toks[this.pos++]);
+  /** the offset where the token at `i` starts */
+  private startAt(i: number): number {
+    if (i >= this.end) throw GIVE_UP;
+    return this.toks[i].startOffset;
+  }
+
+  /** the offset just past the last token consumed */
+  private endBefore(): number {
+    const tok = this.toks[this.pos - 1];
+    return tok.startOffset + tok.image.length;
+  }
+
+  /** the range from the token at `i` to the last token consumed */
+  private from(i: number): ast.Range {
+    return { start: this.toks[i].startOffset, end: this.endBefore() };
+  }
+
+  /** the items pushed on the stack since `mark`, as an array of exactly their count (popped) */
+  private popFrom<T>(mark: number): T[] {
+    const items = this.stack.slice(mark) as T[];
+    this.stack.length = mark;
+    return items;
+  }
+
+  /** `X (, X)*` where `item` reads an X (a `,` always continues the list) */
+  private commaList<T>(item: () => T): T[] {
+    const mark = this.stack.length;
+    this.stack.push(item());
+    while (this.la() === COMMA) {
+      this.pos++;
+      this.stack.push(item());
+    }
+    return this.popFrom(mark);
+  }
+
+  private identList(): ast.Ident[] {
+    return this.commaList(() => n.ident(this.take(IDENT)));
   }
 
   // ------------------------------------------------------------------ declarations
 
-  declaration(): CstNode {
-    const n = this.node('declaration');
-    const k = this.la(1);
-    let inner: CstNode;
-    if (k === I(t.Param) || k === I(t.Const)) inner = this.paramDecl();
-    else if (k === I(t.Let)) inner = this.letDecl();
-    else if (k === I(t.LayoutKw)) inner = this.layoutDecl();
-    else if (k === I(t.Perm)) inner = this.permDecl();
-    else if (k === I(t.Assume)) inner = this.assumeDecl();
-    else if (k === I(t.Linear)) inner = this.linearDecl();
-    else throw GIVE_UP;
-    add(n, inner.name, inner);
-    return this.done(n);
-  }
-
-  private linearDecl(): CstNode {
-    const n = this.node('linearDecl');
-    this.consume(n, t.Linear);
-    this.consume(n, t.Ident, 'name');
-    this.consume(n, t.Eq);
-    this.consume(n, t.Ident, 'ctor');
-    this.consume(n, t.LParen);
-    if (this.la(1) === IDENT) {
-      add(n, 'linearArg', this.linearArg());
-      while (this.la(1) === COMMA) {
-        this.consume(n, t.Comma);
-        add(n, 'linearArg', this.linearArg());
-      }
+  declaration(): ast.Decl {
+    const k = this.la();
+    if (k === I(t.Param) || k === I(t.Const)) return this.paramDecl();
+    if (k === I(t.Let)) return this.namedDecl('Let');
+    if (k === I(t.LayoutKw)) return this.namedDecl('Layout');
+    if (k === I(t.Perm)) return this.permDecl();
+    if (k === I(t.Assume)) {
+      const at = this.pos++;
+      const facts = this.commaList(() => this.expr());
+      return n.assumeDecl(this.from(at), facts);
     }
-    this.consume(n, t.RParen);
-    return this.done(n);
+    if (k === I(t.Linear)) return this.linearDecl();
+    throw GIVE_UP;
   }
 
-  private linearArg(): CstNode {
-    const n = this.node('linearArg');
-    this.consume(n, t.Ident);
-    this.consume(n, t.Eq);
-    add(n, 'expression', this.expression('expression'));
-    return this.done(n);
+  private linearDecl(): ast.LinearDecl {
+    const at = this.pos++;
+    const name = n.ident(this.take(IDENT));
+    this.take(EQ);
+    const ctor = this.take(IDENT);
+    this.take(LPAREN);
+    const args = this.la() === IDENT ? this.commaList(() => this.linearArg()) : [];
+    this.take(RPAREN);
+    return n.linearDecl(this.from(at), name, ctor, args);
   }
 
-  private assumeDecl(): CstNode {
-    const n = this.node('assumeDecl');
-    this.consume(n, t.Assume);
-    add(n, 'factList', this.factList());
-    return this.done(n);
+  private linearArg(): ast.LinearArg {
+    const name = n.ident(this.take(IDENT));
+    this.take(EQ);
+    const value = this.expr();
+    return n.linearArg({ start: name.range.start, end: value.range.end }, name, value);
   }
 
-  private whereClause(): CstNode {
-    const n = this.node('whereClause');
-    this.consume(n, t.Where);
-    add(n, 'factList', this.factList());
-    return this.done(n);
+  private whereClause(): ast.WhereClause | undefined {
+    if (this.la() !== I(t.Where)) return undefined;
+    const kw = this.toks[this.pos++];
+    const facts = this.commaList(() => this.expr());
+    return n.whereClause({ start: kw.startOffset, end: facts[facts.length - 1].range.end }, facts);
   }
 
-  private factList(): CstNode {
-    const n = this.node('factList');
-    add(n, 'expression', this.expression('expression'));
-    while (this.la(1) === COMMA) {
-      this.consume(n, t.Comma);
-      add(n, 'expression', this.expression('expression'));
+  private paramDecl(): ast.ParamDecl {
+    const at = this.pos++;
+    const items = this.commaList(() => this.paramItem());
+    return n.paramDecl(this.from(at), this.toks[at].tokenTypeIdx === I(t.Const), items);
+  }
+
+  private paramItem(): ast.ParamItem {
+    const at = this.pos;
+    const name = n.ident(this.take(IDENT));
+    this.take(EQ);
+    const value = this.expr();
+    let candidates: ast.ListExpr | undefined;
+    if (this.la() === I(t.In)) {
+      this.pos++;
+      if (this.la() !== LBRACKET) throw GIVE_UP;
+      candidates = this.list();
     }
-    return this.done(n);
+    return n.paramItem(this.from(at), name, value, candidates);
   }
 
-  private paramDecl(): CstNode {
-    const n = this.node('paramDecl');
-    this.consume(n, this.la(1) === I(t.Param) ? t.Param : t.Const);
-    add(n, 'paramItem', this.paramItem());
-    while (this.la(1) === COMMA) {
-      this.consume(n, t.Comma);
-      add(n, 'paramItem', this.paramItem());
+  private namedDecl(kind: 'Let' | 'Layout'): ast.LetDecl | ast.LayoutDecl {
+    const at = this.pos++;
+    const name = n.ident(this.take(IDENT));
+    this.take(EQ);
+    const value = this.expr();
+    const where = kind === 'Layout' ? this.whereClause() : undefined;
+    return n.namedDecl(kind, this.from(at), name, value, where);
+  }
+
+  private permDecl(): ast.PermDecl {
+    const at = this.pos++;
+    const name = n.ident(this.take(IDENT));
+    this.take(LPAREN);
+    const params = this.la() === IDENT ? this.identList() : [];
+    this.take(RPAREN);
+    this.take(LBRACKET);
+    const indices = this.identList();
+    this.take(RBRACKET);
+    this.take(EQ);
+    const body = this.expr();
+    let inverse: ast.PermInverse | undefined;
+    if (this.la() === I(t.Inverse)) {
+      const inv = this.pos++;
+      this.take(LPAREN);
+      const arg = this.take(IDENT);
+      this.take(RPAREN);
+      this.take(EQ);
+      this.take(LBRACKET);
+      const results = this.items();
+      this.take(RBRACKET);
+      inverse = n.permInverse(this.from(inv), arg, results);
     }
-    return this.done(n);
+    return n.permDecl(this.from(at), name, params, indices, body, inverse);
   }
 
-  private paramItem(): CstNode {
-    const n = this.node('paramItem');
-    this.consume(n, t.Ident);
-    this.consume(n, t.Eq);
-    add(n, 'expression', this.expression('expression'));
-    if (this.at(t.In)) {
-      this.consume(n, t.In);
-      add(n, 'list', this.list());
-    }
-    return this.done(n);
-  }
-
-  private letDecl(): CstNode {
-    const n = this.node('letDecl');
-    this.consume(n, t.Let);
-    this.consume(n, t.Ident);
-    this.consume(n, t.Eq);
-    add(n, 'expression', this.expression('expression'));
-    return this.done(n);
-  }
-
-  private layoutDecl(): CstNode {
-    const n = this.node('layoutDecl');
-    this.consume(n, t.LayoutKw);
-    this.consume(n, t.Ident);
-    this.consume(n, t.Eq);
-    add(n, 'expression', this.expression('expression'));
-    if (this.at(t.Where)) add(n, 'whereClause', this.whereClause());
-    return this.done(n);
-  }
-
-  private permDecl(): CstNode {
-    const n = this.node('permDecl');
-    this.consume(n, t.Perm);
-    this.consume(n, t.Ident, 'name');
-    this.consume(n, t.LParen);
-    if (this.la(1) === IDENT) {
-      this.consume(n, t.Ident, 'params');
-      while (this.la(1) === COMMA) {
-        this.consume(n, t.Comma);
-        this.consume(n, t.Ident, 'params');
-      }
-    }
-    this.consume(n, t.RParen);
-    this.consume(n, t.LBracket);
-    this.consume(n, t.Ident, 'indices');
-    while (this.la(1) === COMMA) {
-      this.consume(n, t.Comma);
-      this.consume(n, t.Ident, 'indices');
-    }
-    this.consume(n, t.RBracket);
-    this.consume(n, t.Eq);
-    add(n, 'expression', this.expression('expression'));
-    if (this.at(t.Inverse)) add(n, 'permInverse', this.permInverse());
-    return this.done(n);
-  }
-
-  private permInverse(): CstNode {
-    const n = this.node('permInverse');
-    this.consume(n, t.Inverse);
-    this.consume(n, t.LParen);
-    this.consume(n, t.Ident);
-    this.consume(n, t.RParen);
-    this.consume(n, t.Eq);
-    add(n, 'list', this.list());
-    return this.done(n);
-  }
-
-  kernelHeader(): CstNode {
-    const n = this.node('kernelHeader');
-    this.consume(n, t.Kernel);
-    this.consume(n, t.Ident, 'name');
-    this.consume(n, t.Target);
-    this.consume(n, t.Ident, 'target');
-    if (this.at(t.Template)) {
-      this.consume(n, t.Template);
-      this.consume(n, t.StringLike);
+  kernelHeader(): n.KernelHeader {
+    const at = this.pos;
+    this.take(I(t.Kernel));
+    const name = this.take(IDENT);
+    this.take(I(t.Target));
+    const target = n.kernelTarget(this.take(IDENT), this.diagnostics);
+    let template: ast.KernelDecl['template'];
+    if (this.la() === I(t.Template)) {
+      this.pos++;
+      template = n.templateFile(this.takeFlagged(STRING), this.diagnostics);
     } else {
-      this.consume(n, t.Builtin);
-      this.consume(n, t.Ident, 'builtin');
+      this.take(I(t.Builtin));
+      template = n.templateBuiltin(this.take(IDENT));
     }
-    if (this.at(t.Where)) add(n, 'whereClause', this.whereClause());
-    return this.done(n);
+    const where = this.whereClause();
+    return n.kernelHeader(this.from(at), name, target, template, where);
   }
 
-  scheduleHeader(): CstNode {
-    const n = this.node('scheduleHeader');
-    this.consume(n, t.Schedule);
-    this.consume(n, t.Ident, 'name');
-    this.consume(n, t.For);
-    this.consume(n, t.Ident, 'op');
-    while (this.la(1) === DOT) {
-      this.consume(n, t.Dot);
-      this.consume(n, t.AnyName, 'op');
+  scheduleHeader(): n.ScheduleHeader {
+    const at = this.pos;
+    this.take(I(t.Schedule));
+    const name = this.take(IDENT);
+    this.take(I(t.For));
+    const opNames = [this.take(IDENT)];
+    while (this.la() === DOT) {
+      this.pos++;
+      opNames.push(this.takeFlagged(ANY_NAME));
     }
-    add(n, 'args', this.args());
-    if (this.la(1) === COLON) {
-      this.consume(n, t.Colon);
-      this.consume(n, t.Ident, 'elt');
-      while (this.la(1) === IDENT) {
-        this.consume(n, t.Ident, 'times');
-        this.consume(n, t.Ident, 'elt');
+    const op = n.scheduleOp(opNames, this.args());
+    let types: ast.ScheduleDecl['types'];
+    if (this.la() === COLON) {
+      this.pos++;
+      const elts = [this.take(IDENT)];
+      const times: IToken[] = [];
+      while (this.la() === IDENT) {
+        times.push(this.take(IDENT));
+        elts.push(this.take(IDENT));
       }
-      this.consume(n, t.Minus, 'arrow');
-      this.consume(n, t.Gt, 'arrow');
-      this.consume(n, t.Ident, 'acc');
+      this.take(I(t.Minus));
+      this.take(I(t.Gt));
+      types = n.scheduleTypes(elts, this.take(IDENT), times);
     }
-    if (this.at(t.On)) {
-      this.consume(n, t.On);
-      this.consume(n, t.Ident, 'gpu');
+    let gpu: IToken | undefined;
+    if (this.la() === I(t.On)) {
+      this.pos++;
+      gpu = this.take(IDENT);
     }
-    return this.done(n);
+    return n.scheduleHeader(this.from(at), name, op, types, gpu);
   }
 
-  binding(): CstNode {
-    const n = this.node('binding');
-    this.consume(n, t.Ident);
-    while (this.la(1) === COMMA) {
-      this.consume(n, t.Comma);
-      this.consume(n, t.Ident);
-    }
-    this.consume(n, t.Eq);
-    add(n, 'expression', this.expression('expression'));
-    return this.done(n);
+  binding(): ast.Binding {
+    const at = this.pos;
+    const names = this.identList();
+    this.take(EQ);
+    const value = this.expr();
+    return n.binding(this.from(at), names, value);
   }
 
-  step(): CstNode {
-    const n = this.node('step');
-    if (this.la(1) === IDENT && this.la(2) === EQ) {
-      this.consume(n, t.Ident, 'result');
-      this.consume(n, t.Eq);
+  step(): ast.ScheduleStep {
+    let result: IToken | undefined;
+    if (this.la() === IDENT && this.la2() === EQ) {
+      result = this.toks[this.pos];
+      this.pos += 2;
     }
-    this.consume(n, t.Ident, 'primitive');
-    add(n, 'args', this.args());
-    return this.done(n);
+    const primitive = this.take(IDENT);
+    const args = this.args();
+    return n.step(result, primitive, args, this.argsRange);
   }
 
   // ------------------------------------------------------------------ expressions
 
-  /** `expression` (the node is named 'expression'; `key` is only where it is stored) */
-  expression(_key: string): CstNode {
-    const n = this.node('expression');
-    this.operandParts(n);
-    while (this.at(t.BinaryOp)) {
-      this.consume(n, t.BinaryOp);
-      const o = this.node('operand');
-      this.operandParts(o);
-      add(n, 'operand', this.done(o));
+  /** an expression: `operand (op operand)*`, folded by precedence as lower.ts's Climber folds it */
+  expr(): ast.Expr {
+    return this.climb(0);
+  }
+
+  /**
+   * Precedence climbing on the token stream. A Binary's range is its text, from the first token of
+   * its left operand (a prefix operator or a `(` included) to the last token of its right one.
+   */
+  private climb(minPrec: number): ast.Expr {
+    const at = this.pos;
+    let left = this.unary();
+    let chained = false;
+    for (;;) {
+      const prec = n.PREC[this.la()];
+      if (prec <= minPrec) break;
+      const op = this.toks[this.pos++];
+      if (prec === n.COMPARISON && chained) this.diagnostics.push(n.chainedComparison(op));
+      const right = this.climb(prec);
+      left = n.binaryNode(op, left, right, this.from(at));
+      chained = prec === n.COMPARISON;
     }
-    return this.done(n);
+    return left;
   }
 
-  private operandParts(n: CstNode): void {
-    while (this.at(t.PrefixOp)) this.consume(n, t.PrefixOp);
-    const k = this.la(1);
-    if (k === INT) this.consume(n, t.Int, 'atom');
-    else if (k === IDENT) {
-      this.consume(n, t.Ident, 'atom');
-      if (this.la(1) === LPAREN) add(n, 'args', this.args());
-    } else if (k === LPAREN) add(n, 'atom', this.parens());
-    else if (k === LBRACKET) add(n, 'atom', this.list());
-    else if (k === IF) add(n, 'atom', this.ifExpr());
-    else this.consume(n, t.StringLike, 'atom');
-    for (let s = this.la(1); s === DOT || s === LBRACKET; s = this.la(1)) add(n, 'suffix', this.suffix());
+  /** prefix operators, then a primary with its suffixes */
+  private unary(): ast.Expr {
+    if ((flags[this.la()] & PREFIX) === 0) return this.operand();
+    const at = this.pos;
+    const op = this.toks[this.pos++];
+    const operand = this.climb(n.prefixPrec(op));
+    return n.unaryNode(op, operand, this.from(at));
   }
 
-  private suffix(): CstNode {
-    const n = this.node('suffix');
-    if (this.la(1) === DOT) {
-      this.consume(n, t.Dot);
-      this.consume(n, t.Ident);
-      add(n, 'args', this.args());
-    } else {
-      this.consume(n, t.LBracket);
-      add(n, 'indexItem', this.indexItem());
-      while (this.la(1) === COMMA && this.la(2) !== NONE && indexStart[this.la(2)] === 1) {
-        this.consume(n, t.Comma);
-        add(n, 'indexItem', this.indexItem());
-      }
-      if (this.la(1) === COMMA) this.consume(n, t.Comma);
-      this.consume(n, t.RBracket);
-    }
-    return this.done(n);
-  }
-
-  private indexItem(): CstNode {
-    const n = this.node('indexItem');
-    if (this.la(1) === COLON) {
-      this.consume(n, t.Colon);
-      if (this.startsExpression()) add(n, 'stop', this.expression('stop'));
-      if (this.la(1) === COLON) {
-        this.consume(n, t.Colon, 'stepColon');
-        add(n, 'step', this.expression('step'));
-      }
-    } else {
-      add(n, 'start', this.expression('start'));
-      if (this.la(1) === COLON) {
-        this.consume(n, t.Colon);
-        if (this.startsExpression()) add(n, 'stop', this.expression('stop'));
-        if (this.la(1) === COLON) {
-          this.consume(n, t.Colon, 'stepColon');
-          add(n, 'step', this.expression('step'));
+  /** a primary, then `.method(args)` and `[indices]` suffixes */
+  private operand(): ast.Expr {
+    const start = this.startAt(this.pos);
+    const k = this.la();
+    let e: ast.Expr;
+    if (k === IDENT) {
+      const tok = this.toks[this.pos++];
+      if (this.la() === LPAREN) {
+        const args = this.args();
+        e = n.call(tok, args, this.argsRange);
+      } else e = n.nameRef(tok);
+    } else if (k === INT) e = n.intLit(this.toks[this.pos++]);
+    else if (k === LPAREN) e = this.parens();
+    else if (k === LBRACKET) e = this.list();
+    else if (k === IF) e = this.ifExpr();
+    else e = n.stringLit(this.takeFlagged(STRING), this.diagnostics);
+    for (let s = this.la(); s === DOT || s === LBRACKET; s = this.la()) {
+      this.pos++;
+      if (s === DOT) {
+        const method = this.take(IDENT);
+        const args = this.args();
+        e = n.methodCall(start, e, method, args, this.argsRange);
+      } else {
+        const mark = this.stack.length;
+        this.stack.push(this.indexItem());
+        while (this.la() === COMMA && (flags[this.la2()] & INDEX_START) !== 0) {
+          this.pos++;
+          this.stack.push(this.indexItem());
         }
+        if (this.la() === COMMA) this.pos++;
+        this.take(RBRACKET);
+        e = n.indexExpr({ start, end: this.endBefore() }, e, this.popFrom(mark));
       }
     }
-    return this.done(n);
+    return e;
   }
 
-  private startsExpression(): boolean {
-    const k = this.la(1);
-    return k !== NONE && exprStart[k] === 1;
+  /** an index, or a slice `a:b`, `:`, `a:b:s` */
+  private indexItem(): ast.Expr | ast.Slice {
+    const at = this.pos;
+    let start: ast.Expr | undefined;
+    if (this.la() !== COLON) {
+      start = this.expr();
+      if (this.la() !== COLON) return start;
+    }
+    this.pos++;
+    const stop = (flags[this.la()] & EXPR_START) !== 0 ? this.expr() : undefined;
+    let step: ast.Expr | undefined;
+    if (this.la() === COLON) {
+      this.pos++;
+      step = this.expr();
+    }
+    return n.slice(this.from(at), start, stop, step);
   }
 
-  /** `, EXPR` continues a comma-separated list (two tokens: a trailing `,` does not) */
-  private moreItems(): boolean {
-    if (this.la(1) !== COMMA) return false;
-    const k = this.la(2);
-    return k !== NONE && exprStart[k] === 1;
-  }
-
-  private parens(): CstNode {
-    const n = this.node('parens');
-    this.consume(n, t.LParen);
-    add(n, 'expression', this.expression('expression'));
-    if (this.la(1) === COLON) {
-      this.consume(n, t.Colon);
-      add(n, 'rangeStop', this.expression('rangeStop'));
-      if (this.la(1) === COLON) {
-        this.consume(n, t.Colon);
-        add(n, 'rangeStep', this.expression('rangeStep'));
+  /** `(e)` (just e), a tuple `(a, b)`, `(a,)`, or a range `(a:b)`, `(a:b:s)` */
+  private parens(): ast.Expr {
+    const at = this.pos++;
+    const first = this.expr();
+    if (this.la() === COLON) {
+      this.pos++;
+      const stop = this.expr();
+      let step: ast.Expr | undefined;
+      if (this.la() === COLON) {
+        this.pos++;
+        step = this.expr();
       }
+      // items after a range are parsed (and their diagnostics reported) but not kept, as lower.ts does
+      const mark = this.stack.length;
+      this.moreItems();
+      this.stack.length = mark;
+      this.take(RPAREN);
+      return n.rangeExpr(this.from(at), first, stop, step);
     }
-    while (this.moreItems()) {
-      this.consume(n, t.Comma);
-      add(n, 'expression', this.expression('expression'));
+    if (this.la() !== COMMA) {
+      this.take(RPAREN);
+      return first;
     }
-    if (this.la(1) === COMMA) this.consume(n, t.Comma);
-    this.consume(n, t.RParen);
-    return this.done(n);
+    const mark = this.stack.length;
+    this.stack.push(first);
+    this.moreItems();
+    this.take(RPAREN);
+    return n.tuple(this.from(at), this.popFrom(mark));
   }
 
-  private list(): CstNode {
-    const n = this.node('list');
-    this.consume(n, t.LBracket);
-    this.items(n);
-    this.consume(n, t.RBracket);
-    return this.done(n);
-  }
-
-  private args(): CstNode {
-    const n = this.node('args');
-    this.consume(n, t.LParen);
-    this.items(n);
-    this.consume(n, t.RParen);
-    return this.done(n);
-  }
-
-  /** `[EXPR (, EXPR)* [,]]` inside a list or argument list */
-  private items(n: CstNode): void {
-    if (!this.startsExpression()) return;
-    add(n, 'expression', this.expression('expression'));
-    while (this.moreItems()) {
-      this.consume(n, t.Comma);
-      add(n, 'expression', this.expression('expression'));
+  /** `(, EXPR)* [,]` after a list's first item: the items go on the stack */
+  private moreItems(): void {
+    while (this.la() === COMMA && (flags[this.la2()] & EXPR_START) !== 0) {
+      this.pos++;
+      this.stack.push(this.expr());
     }
-    if (this.la(1) === COMMA) this.consume(n, t.Comma);
+    if (this.la() === COMMA) this.pos++;
   }
 
-  private ifExpr(): CstNode {
-    const n = this.node('ifExpr');
-    this.consume(n, t.If);
-    add(n, 'cond', this.expression('cond'));
-    this.consume(n, t.Then);
-    add(n, 'then', this.expression('then'));
-    this.consume(n, t.Else);
-    add(n, 'else', this.expression('else'));
-    return this.done(n);
+  private list(): ast.ListExpr {
+    const at = this.pos++;
+    const items = this.items();
+    this.take(RBRACKET);
+    return n.list(this.from(at), items);
   }
-}
 
-function add(n: CstNode, key: string, x: CstNode | IToken): void {
-  const c = n.children as Children;
-  const xs = c[key];
-  if (xs === undefined) c[key] = [x];
-  else xs.push(x);
+  /** `(EXPR, ...)`; its range is left in `argsRange` */
+  private args(): ast.Expr[] {
+    const at = this.take(LPAREN).startOffset;
+    const args = this.items();
+    this.take(RPAREN);
+    this.argsRange = { start: at, end: this.endBefore() };
+    return args;
+  }
+
+  /** `[EXPR (, EXPR)* [,]]` inside brackets or an argument list */
+  private items(): ast.Expr[] {
+    if ((flags[this.la()] & EXPR_START) === 0) return [];
+    const mark = this.stack.length;
+    this.stack.push(this.expr());
+    this.moreItems();
+    return this.popFrom(mark);
+  }
+
+  private ifExpr(): ast.IfExpr {
+    const at = this.pos++;
+    const cond = this.expr();
+    this.take(I(t.Then));
+    const then = this.expr();
+    this.take(I(t.Else));
+    const els = this.expr();
+    return n.ifExpr(this.from(at), cond, then, els);
+  }
 }

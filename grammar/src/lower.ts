@@ -5,7 +5,8 @@
 import type { CstNode, IToken } from 'chevrotain';
 import type * as ast from './ast.js';
 import type { Diagnostic } from './diagnostic.js';
-import { decodeString, WELL_FORMED_INT } from './lexer.js';
+import * as n from './nodes.js';
+import { errorAt, ident } from './nodes.js';
 
 type Children = Record<string, (CstNode | IToken)[] | undefined>;
 
@@ -23,7 +24,7 @@ export class Lowering {
         const kw = tok((inner.children as Children).Assume)!;
         const facts = this.facts(node((inner.children as Children).factList), endOf(kw)!);
         const end = Math.max(endOf(kw)!, ...facts.map((f) => f.range.end));
-        return { kind: 'Assume', range: span(inner, kw.startOffset, end), facts };
+        return n.assumeDecl(span(inner, kw.startOffset, end), facts);
       }
       case 'paramDecl': return this.param(inner);
       case 'letDecl': return this.named(inner, 'Let');
@@ -41,24 +42,24 @@ export class Lowering {
     const name = ident(nameTok);
     const ctorTok = tok(c.ctor);
     const args: ast.LinearArg[] = [];
-    for (const n of nodes(c.linearArg)) {
-      const ac = n.children as Children;
+    for (const a of nodes(c.linearArg)) {
+      const ac = a.children as Children;
       const argTok = tok(ac.Ident);
       if (!argTok) continue;
       const argName = ident(argTok);
       const value = this.expr(node(ac.expression), endOf(tok(ac.Eq)) ?? argName.range.end);
-      args.push({ kind: 'LinearArg', range: { start: argName.range.start, end: Math.max(argName.range.end, value.range.end) }, name: argName, value });
+      args.push(n.linearArg({ start: argName.range.start, end: Math.max(argName.range.end, value.range.end) }, argName, value));
     }
     const start = startOf(tok(c.Linear))!;
     const end = Math.max(rangeOf(cst, start).end, name.range.end, ...args.map((a) => a.range.end));
-    return { kind: 'Linear', range: { start, end }, name, ...(ctorTok ? { ctor: ident(ctorTok) } : {}), args };
+    return n.linearDecl({ start, end }, name, ctorTok, args);
   }
 
   private param(cst: CstNode): ast.ParamDecl | undefined {
     const c = cst.children as Children;
     const items: ast.ParamItem[] = [];
-    for (const n of nodes(c.paramItem)) {
-      const ic = n.children as Children;
+    for (const p of nodes(c.paramItem)) {
+      const ic = p.children as Children;
       const nameTok = tok(ic.Ident);
       if (!nameTok) continue;
       const name = ident(nameTok);
@@ -66,16 +67,11 @@ export class Lowering {
       const listNode = node(ic.list);
       const candidates = listNode && tok(listNode.children.LBracket as IToken[]) ? this.list(listNode) : undefined;
       const end = candidates ? candidates.range.end : Math.max(value.range.end, name.range.end);
-      items.push({ kind: 'ParamItem', range: span(n, name.range.start, end), name, value, ...(candidates ? { candidates } : {}) });
+      items.push(n.paramItem(span(p, name.range.start, end), name, value, candidates));
     }
     if (items.length === 0) return undefined;
     const kw = tok(c.Param) ?? tok(c.Const)!;
-    return {
-      kind: 'Param',
-      range: span(cst, kw.startOffset, items[items.length - 1].range.end),
-      isConst: tok(c.Const) !== undefined,
-      items,
-    };
+    return n.paramDecl(span(cst, kw.startOffset, items[items.length - 1].range.end), tok(c.Const) !== undefined, items);
   }
 
   private named(cst: CstNode, kind: 'Let' | 'Layout'): ast.LetDecl | ast.LayoutDecl | undefined {
@@ -87,7 +83,7 @@ export class Lowering {
     const start = startOf(tok(c.Let) ?? tok(c.Layout) ?? tok(c.LayoutKw))!;
     const where = this.where(node(c.whereClause));
     const end = Math.max(value.range.end, name.range.end, where?.range.end ?? 0);
-    return { kind, range: span(cst, start, end), name, value, ...(where ? { where } : {}) } as ast.LetDecl | ast.LayoutDecl;
+    return n.namedDecl(kind, span(cst, start, end), name, value, where);
   }
 
   /** the facts of `assume`/`where`: comma-separated expressions */
@@ -111,7 +107,7 @@ export class Lowering {
     const kw = tok((cst.children as Children).Where);
     if (!kw) return undefined;
     const facts = this.facts(node((cst.children as Children).factList), endOf(kw)!);
-    return { kind: 'Where', range: { start: kw.startOffset, end: Math.max(endOf(kw)!, ...facts.map((f) => f.range.end)) }, facts };
+    return n.whereClause({ start: kw.startOffset, end: Math.max(endOf(kw)!, ...facts.map((f) => f.range.end)) }, facts);
   }
 
   private perm(cst: CstNode): ast.PermDecl | undefined {
@@ -133,51 +129,32 @@ export class Lowering {
         const results = listNode ? this.list(listNode, endOf(tok(ic.Eq)) ?? endOf(argTok)!).items : [];
         const start = startOf(tok(ic.Inverse))!;
         const end = Math.max(listNode ? rangeOf(listNode, argTok.startOffset).end : 0, endOf(tok(ic.Eq)) ?? 0, endOf(tok(ic.RParen)) ?? 0, endOf(argTok)!);
-        inverse = { kind: 'PermInverse', range: span(inv, start, end), arg: ident(argTok), results };
+        inverse = n.permInverse(span(inv, start, end), argTok, results);
       }
     }
     const start = startOf(tok(c.Perm))!;
     const end = Math.max(inverse?.range.end ?? 0, body.range.end, rangeOf(cst, start).end);
-    return { kind: 'Perm', range: { start, end }, name, params, indices, body, ...(inverse ? { inverse } : {}) };
+    return n.permDecl({ start, end }, name, params, indices, body, inverse);
   }
 
   /** The kernel header; parse.ts adds the bindings and the body range. */
-  kernelHeader(cst: CstNode): Omit<ast.KernelDecl, 'bindings' | 'bodyRange'> | undefined {
+  kernelHeader(cst: CstNode): n.KernelHeader | undefined {
     const c = cst.children as Children;
     const nameTok = tok(c.name);
     if (!nameTok) return undefined;
     const targetTok = tok(c.target);
-    let target: ast.KernelDecl['target'];
-    if (targetTok) {
-      if (targetTok.image === 'cuda' || targetTok.image === 'triton' || targetTok.image === 'mlir') {
-        target = { value: targetTok.image, range: tokRange(targetTok) };
-      } else {
-        this.diagnostics.push({
-          code: 'parse/unknown-target',
-          severity: 'error',
-          message: `unknown target '${targetTok.image}': expected cuda, triton or mlir`,
-          range: tokRange(targetTok),
-        });
-      }
-    }
+    const target = targetTok ? n.kernelTarget(targetTok, this.diagnostics) : undefined;
     let template: ast.KernelDecl['template'];
     const path = tok(c.StringLike);
     const builtin = tok(c.builtin);
-    if (path && tok(c.Template)) template = { kind: 'file', path: this.string(path) };
-    else if (builtin && tok(c.Builtin)) template = { kind: 'builtin', name: ident(builtin) };
+    if (path && tok(c.Template)) template = n.templateFile(path, this.diagnostics);
+    else if (builtin && tok(c.Builtin)) template = n.templateBuiltin(builtin);
     const where = this.where(node(c.whereClause));
-    return {
-      kind: 'Kernel',
-      range: rangeOf(cst, nameTok.startOffset),
-      name: ident(nameTok),
-      ...(target ? { target } : {}),
-      ...(template ? { template } : {}),
-      ...(where ? { where } : {}),
-    };
+    return n.kernelHeader(rangeOf(cst, nameTok.startOffset), nameTok, target, template, where);
   }
 
   /** The schedule header; parse.ts adds the steps and the body range. */
-  scheduleHeader(cst: CstNode): Omit<ast.ScheduleDecl, 'steps' | 'bodyRange'> | undefined {
+  scheduleHeader(cst: CstNode): n.ScheduleHeader | undefined {
     const c = cst.children as Children;
     const nameTok = tok(c.name);
     if (!nameTok) return undefined;
@@ -185,27 +162,13 @@ export class Lowering {
     const opToks = toks(c.op);
     const argsNode = node(c.args);
     if (opToks.length > 0 && argsNode && tok(argsNode.children.LParen as IToken[])) {
-      const a = this.args(argsNode);
-      op = {
-        name: opToks.map((t) => t.image).join('.'),
-        range: { start: opToks[0].startOffset, end: endOf(opToks[opToks.length - 1])! },
-        args: a.args,
-      };
+      op = n.scheduleOp(opToks, this.args(argsNode).args);
     }
     const gpuTok = tok(c.gpu);
     const accTok = tok(c.acc);
     const eltToks = toks(c.elt);
-    const types: ast.ScheduleDecl['types'] = accTok && eltToks.length
-      ? { inputs: eltToks.map(ident), output: ident(accTok), separators: toks(c.times).map(ident), range: { start: eltToks[0].startOffset, end: endOf(accTok)! } }
-      : undefined;
-    return {
-      kind: 'Schedule',
-      range: rangeOf(cst, nameTok.startOffset),
-      name: ident(nameTok),
-      ...(op ? { op } : {}),
-      ...(types ? { types } : {}),
-      ...(gpuTok ? { gpu: ident(gpuTok) } : {}),
-    };
+    const types = accTok && eltToks.length ? n.scheduleTypes(eltToks, accTok, toks(c.times)) : undefined;
+    return n.scheduleHeader(rangeOf(cst, nameTok.startOffset), nameTok, op, types, gpuTok);
   }
 
   binding(cst: CstNode): ast.Binding | undefined {
@@ -213,7 +176,7 @@ export class Lowering {
     const names = toks(c.Ident).map(ident);
     if (names.length === 0) return undefined;
     const value = this.expr(node(c.expression), endOf(tok(c.Eq)) ?? last(names).range.end);
-    return { kind: 'Binding', range: span(cst, names[0].range.start, Math.max(value.range.end, last(names).range.end)), names, value };
+    return n.binding(span(cst, names[0].range.start, Math.max(value.range.end, last(names).range.end)), names, value);
   }
 
   step(cst: CstNode): ast.ScheduleStep | undefined {
@@ -224,15 +187,7 @@ export class Lowering {
     const argsNode = node(c.args);
     if (!argsNode || !tok(argsNode.children.LParen as IToken[])) return undefined;
     const a = this.args(argsNode);
-    const start = resultTok ? resultTok.startOffset : primTok.startOffset;
-    return {
-      kind: 'Step',
-      range: { start, end: a.argsRange.end },
-      ...(resultTok ? { result: ident(resultTok) } : {}),
-      primitive: ident(primTok),
-      args: a.args,
-      argsRange: a.argsRange,
-    };
+    return n.step(resultTok, primTok, a.args, a.argsRange);
   }
 
   // -------------------------------------------------------------- expressions
@@ -279,12 +234,12 @@ export class Lowering {
         return { kind: 'Error', range: { start, end }, partial: receiver };
       }
       const a = this.args(argsNode);
-      return { kind: 'MethodCall', range: { start, end: a.argsRange.end }, receiver, method: ident(nameTok), args: a.args, argsRange: a.argsRange };
+      return n.methodCall(start, receiver, nameTok, a.args, a.argsRange);
     }
     const open = tok(c.LBracket)!;
-    const indices = nodes(c.indexItem).map((n) => this.indexItem(n, endOf(open)!));
+    const indices = nodes(c.indexItem).map((x) => this.indexItem(x, endOf(open)!));
     const end = Math.max(rangeOf(cst, open.startOffset).end, indices.length ? last(indices).range.end : 0);
-    return { kind: 'Index', range: { start, end }, receiver, indices };
+    return n.indexExpr({ start, end }, receiver, indices);
   }
 
   private indexItem(cst: CstNode, at: number): ast.Expr | ast.Slice {
@@ -299,7 +254,7 @@ export class Lowering {
     const step = stepColon ? this.expr(node(c.step), endOf(stepColon)!) : undefined;
     const end = step ? step.range.end : stepColon ? endOf(stepColon)! : stop ? stop.range.end : endOf(colon)!;
     const r = span(cst, start ? start.range.start : colon.startOffset, end);
-    return { kind: 'Slice', range: r, ...(start ? { start } : {}), ...(stop ? { stop } : {}), ...(step ? { step } : {}) };
+    return n.slice(r, start, stop, step);
   }
 
   /** the primary of an operand: its `atom` child (a token or a node), and the operand's children */
@@ -319,15 +274,14 @@ export class Lowering {
         const argsNode = node(c.args);
         if (argsNode && tok(argsNode.children.LParen as IToken[])) {
           const a = this.args(argsNode);
-          return { kind: 'Call', range: { start: atom.startOffset, end: a.argsRange.end }, callee: ident(atom), args: a.args, argsRange: a.argsRange };
+          return n.call(atom, a.args, a.argsRange);
         }
-        return { kind: 'Name', range: tokRange(atom), name: atom.image };
+        return n.nameRef(atom);
       }
       case 'Int':
-        if (!WELL_FORMED_INT.test(atom.image)) return { kind: 'Error', range: tokRange(atom) }; // reported by the lexer
-        return { kind: 'Int', range: tokRange(atom), value: BigInt(atom.image.includes('_') ? atom.image.replace(/_/g, '') : atom.image), text: atom.image };
+        return n.intLit(atom);
       default:
-        return this.string(atom); // String or UnterminatedString
+        return n.stringLit(atom, this.diagnostics); // String or UnterminatedString
     }
   }
 
@@ -338,8 +292,8 @@ export class Lowering {
     const exprs = nodes(c.expression);
     const items: ast.Expr[] = [];
     let pos = inner;
-    for (const n of exprs) {
-      const e = this.expr(n, pos);
+    for (const x of exprs) {
+      const e = this.expr(x, pos);
       items.push(e);
       pos = e.range.end;
     }
@@ -348,10 +302,10 @@ export class Lowering {
     if (colons.length > 0) {
       const stop = this.expr(node(c.rangeStop), endOf(colons[0])!);
       const step = colons.length > 1 ? this.expr(node(c.rangeStep), endOf(colons[1])!) : undefined;
-      return { kind: 'Range', range: rangeOf(cst, inner), start: items[0], stop, ...(step ? { step } : {}) };
+      return n.rangeExpr(rangeOf(cst, inner), items[0], stop, step);
     }
     if (toks(c.Comma).length === 0) return items[0];
-    return { kind: 'Tuple', range: rangeOf(cst, inner), items };
+    return n.tuple(rangeOf(cst, inner), items);
   }
 
   list(cst: CstNode, at = 0): ast.ListExpr {
@@ -359,7 +313,7 @@ export class Lowering {
     const open = tok(c.LBracket);
     const r = rangeOf(cst, at);
     const items = this.items(c.expression, endOf(open) ?? r.start);
-    return { kind: 'List', range: { start: r.start, end: Math.max(r.end, items.length ? last(items).range.end : 0) }, items };
+    return n.list({ start: r.start, end: Math.max(r.end, items.length ? last(items).range.end : 0) }, items);
   }
 
   args(cst: CstNode): { args: ast.Expr[]; argsRange: ast.Range } {
@@ -375,8 +329,8 @@ export class Lowering {
     let pos = at;
     // map: an array of exactly its length (one built by push keeps room for 17 items: 128 bytes more
     // for a typical argument list, kept as long as the AST)
-    return nodes(exprs).map((n) => {
-      const e = this.expr(n, pos);
+    return nodes(exprs).map((x) => {
+      const e = this.expr(x, pos);
       pos = e.range.end;
       return e;
     });
@@ -388,31 +342,11 @@ export class Lowering {
     const cond = this.expr(node(c.cond), endOf(ifTok)!);
     const then = this.expr(node(c.then), endOf(tok(c.Then)) ?? cond.range.end);
     const els = this.expr(node(c.else), endOf(tok(c.Else)) ?? then.range.end);
-    return { kind: 'If', range: span(cst, ifTok.startOffset, Math.max(els.range.end, then.range.end, cond.range.end)), cond, then, else: els };
-  }
-
-  string(t: IToken): ast.StringLit {
-    return { kind: 'String', range: tokRange(t), value: decodeString(t.image, t.startOffset, this.diagnostics) };
+    return n.ifExpr(span(cst, ifTok.startOffset, Math.max(els.range.end, then.range.end, cond.range.end)), cond, then, els);
   }
 }
 
 // ---------------------------------------------------------------- precedence
-
-// C's order from loose to tight: or, and, (not), | ^ &, comparisons, << >>, + -, * / // %, unary.
-// The bitwise operators sit below the comparisons as in C (`a & b == c` is `a & (b == c)`), so
-// that a C or CUDA expression pasted in means what it meant there.
-const binaryPrec: Record<string, number> = {
-  Or: 1, And: 2, Pipe: 4, Caret: 5, Amp: 6, Lt: 7, Le: 7, Gt: 7, Ge: 7, EqEq: 7, NotEq: 7,
-  Shl: 8, Shr: 8, Plus: 9, Minus: 9, Star: 10, Slash: 10, SlashSlash: 10, Percent: 10,
-};
-const NOT_PREC = 3;
-const UNARY_PREC = 11;
-const COMPARISON = 7;
-const opText: Record<string, ast.BinaryOp> = {
-  Or: 'or', And: 'and', Lt: '<', Le: '<=', Gt: '>', Ge: '>=', EqEq: '==', NotEq: '!=',
-  Plus: '+', Minus: '-', Star: '*', Slash: '/', SlashSlash: '//', Percent: '%',
-  Caret: '^', Amp: '&', Pipe: '|', Shl: '<<', Shr: '>>',
-};
 
 /**
  * Precedence climbing over `operand (op operand)*`, where each operand carries its prefix
@@ -439,24 +373,14 @@ class Climber {
     while (this.i < this.operands.length && this.i - 1 < this.ops.length) {
       const op = this.ops[this.i - 1];
       if (!op) break;
-      const prec = binaryPrec[op.tokenType.name];
-      if (prec === undefined || prec <= minPrec) break;
-      if (prec === COMPARISON && chained) {
-        this.low.diagnostics.push({
-          code: 'parse/chained-comparison',
-          severity: 'error',
-          message: `comparisons cannot be chained: combine them with 'and' (a < b and b < c)`,
-          range: tokRange(op),
-        });
-      }
+      const prec = n.PREC[op.tokenTypeIdx];
+      if (prec <= minPrec) break;
+      if (prec === n.COMPARISON && chained) this.low.diagnostics.push(n.chainedComparison(op));
       const right = this.climb(prec);
       // a missing operand (an empty Error node) does not stretch the range over white space
       const range = { start: isHole(left.e) ? op.startOffset : left.start, end: isHole(right.e) ? endOf(op)! : Math.max(right.end, endOf(op)!) };
-      left = {
-        e: { kind: 'Binary', op: opText[op.tokenType.name], opRange: tokRange(op), left: left.e, right: right.e, range },
-        ...range,
-      };
-      chained = prec === COMPARISON;
+      left = { e: n.binaryNode(op, left.e, right.e, range), ...range };
+      chained = prec === n.COMPARISON;
     }
     return left;
   }
@@ -468,10 +392,9 @@ class Climber {
     const prefixes = toks((cst.children as Children).PrefixOp);
     if (this.p < prefixes.length) {
       const op = prefixes[this.p++];
-      const isNot = op.tokenType.name === 'Not';
-      const operand = this.climb(isNot ? NOT_PREC : UNARY_PREC);
+      const operand = this.climb(n.prefixPrec(op));
       const range = { start: op.startOffset, end: Math.max(operand.end, endOf(op)!) };
-      return { e: { kind: 'Unary', op: isNot ? 'not' : (op.image as '-' | '+'), operand: operand.e, range }, ...range };
+      return { e: n.unaryNode(op, operand.e, range), ...range };
     }
     const prevOp = this.ops[this.i - 1];
     const at = prefixes.length ? endOf(last(prefixes))! : prevOp ? endOf(prevOp)! : this.at;
@@ -520,20 +443,11 @@ function node(xs: (CstNode | IToken)[] | undefined): CstNode | undefined {
 function nodes(xs: (CstNode | IToken)[] | undefined): CstNode[] {
   return (xs ?? []) as CstNode[];
 }
-function tokRange(t: IToken): ast.Range {
-  return { start: t.startOffset, end: t.startOffset + t.image.length };
-}
 function startOf(t: IToken | undefined): number | undefined {
   return t ? t.startOffset : undefined;
 }
 function endOf(t: IToken | undefined): number | undefined {
   return t ? t.startOffset + t.image.length : undefined;
-}
-function ident(t: IToken): ast.Ident {
-  return { kind: 'Ident', name: t.image, range: tokRange(t) };
-}
-function errorAt(at: number): ast.ErrorExpr {
-  return { kind: 'Error', range: { start: at, end: at } };
 }
 function last<T>(xs: T[]): T {
   return xs[xs.length - 1];

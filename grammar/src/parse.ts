@@ -1,4 +1,8 @@
-// parse(text): tokens -> CST -> AST, with diagnostics. Never throws.
+// parse(text): tokens -> AST, with diagnostics. Never throws.
+//
+// A piece without a syntax error (nearly every piece of a file) is parsed straight to the AST by
+// fast-parse.ts; any other piece by Chevrotain's parser (parser.ts), whose CST lower.ts turns into
+// the same AST.
 //
 // Recovery strategy. The declaration keywords (param const let layout perm kernel schedule) can
 // only start a declaration, so the token stream is first cut at each of them and every piece is
@@ -9,12 +13,13 @@
 // partial CST, and only the piece's FIRST error is reported: later ones are nearly always
 // consequences of it. A piece that contains an unexpected character reports that character only.
 import { tokenMatcher, EOF, type IToken, type TokenType, type CstNode } from 'chevrotain';
+import { fastParse, type FastResults, type FastRule } from './fast-parse.js';
 import type * as ast from './ast.js';
 import type { Diagnostic } from './diagnostic.js';
 import { LineIndex } from './line-index.js';
 import { lex, printable } from './lexer.js';
 import { Lowering } from './lower.js';
-import { parseRule, type EncodedError, type EntryRule } from './parser.js';
+import { chevrotainParse, fastPathOn, parseCounts, type EncodedError } from './parser.js';
 import * as t from './tokens.js';
 
 export interface ParseResult {
@@ -117,6 +122,8 @@ class Driver {
 
   /** the offset just past the text (in file offsets) */
   private readonly end: number;
+  /** whether the last `unit` reported a syntax error (or a limit) for its piece */
+  private unitFailed = false;
 
   /** `lines` indexes `text` (built on first need: only messages quote positions); `base`: the offset where `text` starts in the file */
   constructor(private readonly text: string, private readonly lines: () => LineIndex, private readonly firstLine: number, private readonly base: number) {
@@ -211,20 +218,17 @@ class Driver {
   private declaration(s: number, e: number): ast.Decl | undefined {
     const kw = this.tokens[s].tokenType;
     if (kw === t.Kernel || kw === t.Schedule) return this.block(s, e, kw === t.Kernel);
-    const cst = this.unit('declaration', s, e, 'declaration');
-    return cst ? this.low.declaration(cst) : undefined;
+    return this.unit('declaration', s, e, 'declaration');
   }
 
   private block(s: number, e: number, isKernel: boolean): ast.KernelDecl | ast.ScheduleDecl | undefined {
     const toks = this.tokens;
     let b = s;
     while (b < e && toks[b].tokenType !== t.LCurly) b++;
-    const before = this.diagnostics.length;
-    const hcst = this.unit(isKernel ? 'kernelHeader' : 'scheduleHeader', s, b, 'header', b < e);
-    const headerFailed = this.diagnostics.length > before;
-    const header = hcst ? (isKernel ? this.low.kernelHeader(hcst) : this.low.scheduleHeader(hcst)) : undefined;
+    const header = this.unit(isKernel ? 'kernelHeader' : 'scheduleHeader', s, b, 'header', b < e);
+    const headerFailed = this.unitFailed;
     if (b === e) {
-      if (!headerFailed && hcst && !this.hasOpenString(toks[s].startOffset, this.endOf(e - 1))) {
+      if (!headerFailed && s < b && !this.hasOpenString(toks[s].startOffset, this.endOf(e - 1))) {
         this.expectedAfter(`'{'`, e - 1, 'parse/expected-token');
       }
       if (!header) return undefined;
@@ -293,23 +297,52 @@ class Driver {
       this.stray(s, ctx);
       return undefined;
     }
-    const cst = this.unit(ctx, s, e, ctx);
-    if (!cst) return undefined;
-    return isKernel ? this.low.binding(cst) : this.low.step(cst);
+    return this.unit(isKernel ? 'binding' : 'step', s, e, ctx);
   }
 
   // -------------------------------------------------------------- one piece
 
-  /** Parses tokens [s, e) with `rule`; reports the first error. `braceFollows`: a header whose `{` exists. */
-  private unit(rule: EntryRule, s: number, e: number, ctx: Context, braceFollows = false): CstNode | undefined {
+  /**
+   * Parses tokens [s, e) with `rule`: straight to the AST where the piece has no syntax error
+   * (fast-parse.ts), else by Chevrotain, whose CST lower.ts turns into the AST; reports the first
+   * syntax error, and sets `unitFailed` to whether it reported one (or a limit: then nothing is parsed).
+   * `braceFollows`: a header whose `{` exists.
+   */
+  private unit<R extends Exclude<FastRule, 'expression'>>(rule: R, s: number, e: number, ctx: Context, braceFollows = false): FastResults[R] | undefined {
+    this.unitFailed = false;
     if (s >= e) return undefined;
-    if (!this.withinLimits(s, e)) return undefined;
-    const r = parseRule(rule, this.tokens, s, e);
+    const before = this.diagnostics.length;
+    if (!this.withinLimits(s, e)) {
+      this.unitFailed = this.diagnostics.length > before;
+      return undefined;
+    }
+    if (fastPathOn()) {
+      const fast = fastParse(rule, this.tokens, s, e, this.diagnostics);
+      if (fast) {
+        parseCounts.fast++;
+        return fast;
+      }
+    }
+    parseCounts.chevrotain++;
+    const r = chevrotainParse(rule, s === 0 && e === this.tokens.length ? this.tokens : this.tokens.slice(s, e));
     if (r.errors.length > 0) {
       const d = this.render(r.errors[0], s, e, ctx, braceFollows);
       if (d && !this.hidesDroppedCharacter(s, e, r.errors[0].token)) this.diagnostics.push(d);
     }
-    return r.cst;
+    this.unitFailed = this.diagnostics.length > before;
+    return r.cst ? (this.lower(rule, r.cst) as FastResults[R] | undefined) : undefined;
+  }
+
+  /** lower.ts's AST of a piece's CST */
+  private lower(rule: FastRule, cst: CstNode): FastResults[FastRule] | undefined {
+    switch (rule) {
+      case 'declaration': return this.low.declaration(cst);
+      case 'kernelHeader': return this.low.kernelHeader(cst);
+      case 'scheduleHeader': return this.low.scheduleHeader(cst);
+      case 'binding': return this.low.binding(cst);
+      case 'step': return this.low.step(cst);
+      default: return this.low.expr(cst, 0);
+    }
   }
 
   /** `line:column` (1-based) of an offset, as the whole file numbers it */

@@ -6,7 +6,7 @@
 // The grammar has several entry rules because `parse.ts` splits a file into declarations (and
 // kernel/schedule blocks into statements) before parsing; see there for why.
 import { CstParser, EOF, type CstNode, type IOrAlt, type IParserErrorMessageProvider, type IToken, type TokenType } from 'chevrotain';
-import { fastParse, type FastRule } from './fast-parse.js';
+import type { FastRule } from './fast-parse.js';
 import * as t from './tokens.js';
 
 /**
@@ -438,26 +438,15 @@ export interface RuleResult {
   errors: { name: string; message: string; token: IToken }[];
 }
 
-/**
- * Parses `tokens[s, e)` with one entry rule: a piece without a syntax error by the fast recogniser
- * (fast-parse.ts), which gives Chevrotain's CST; any other by Chevrotain. May throw on an internal
- * failure; parse.ts catches.
- */
-export function parseRule(rule: EntryRule, tokens: IToken[], s = 0, e = tokens.length): RuleResult {
-  const fast = fastPath ? fastParse(rule, tokens, s, e) : undefined;
-  if (fast) {
-    parseCounts.fast++;
-    return { cst: fast, errors: [] };
-  }
-  parseCounts.chevrotain++;
-  return chevrotainParse(rule, s === 0 && e === tokens.length ? tokens : tokens.slice(s, e));
-}
-
-/** pieces parsed so far by the fast recogniser and by Chevrotain (tests, benchmarks) */
+/** pieces parsed so far by the fast path (fast-parse.ts) and by Chevrotain (tests, benchmarks) */
 export const parseCounts = { fast: 0, chevrotain: 0 };
 
 let fastPath = true;
-/** Runs `f` with every piece parsed by Chevrotain (tests: the fast path must give the same). */
+/** whether parse.ts tries the fast path (fast-parse.ts) before Chevrotain */
+export function fastPathOn(): boolean {
+  return fastPath;
+}
+/** Runs `f` with every piece parsed by Chevrotain and lowered by lower.ts (tests: the fast path must give the same). */
 export function withoutFastPath<T>(f: () => T): T {
   const was = fastPath;
   fastPath = false;
@@ -468,7 +457,7 @@ export function withoutFastPath<T>(f: () => T): T {
   }
 }
 
-/** Parses `tokens` with one entry rule by Chevrotain's parser (its error recovery and messages). */
+/** Parses `tokens` with one entry rule by Chevrotain's parser (its error recovery and messages). May throw on an internal failure; parse.ts catches. */
 export function chevrotainParse(rule: EntryRule, tokens: IToken[]): RuleResult {
   const p = theParser();
   p.input = tokens;

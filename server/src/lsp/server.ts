@@ -23,6 +23,7 @@ import {
 } from 'vscode-languageserver/node';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { createRunner, serveAnalysisRequests, workerRole, type AnalysisRunner } from './analysis-runner.js';
+import { lowerThreadPriority, WORKER_NICE } from './thread-priority.js';
 import { Resync } from './transport.js';
 import { SnapshotCache, type ClientSupport, type ServerContext } from './context.js';
 import { warmUpMainThread } from './warm-main.js';
@@ -77,6 +78,8 @@ function envInt(name: string, dflt: number): number {
 if (!isMainThread && (workerData as { role?: string } | undefined)?.role === workerRole) {
   const posted = (workerData as { jobPosted?: SharedArrayBuffer }).jobPosted;
   const collect = compactingCollection();
+  // background work: below the main thread, which answers requests (thread-priority.ts)
+  lowerThreadPriority(process.env.LAYOUT_WORKER_NICE !== undefined ? Number(process.env.LAYOUT_WORKER_NICE) : WORKER_NICE);
   serveAnalysisRequests(parentPort!, { ...(posted ? { jobPosted: new Int32Array(posted) } : {}), ...(collect ? { compaction: new IdleCompaction(collect) } : {}) });
 } else if (isMainThread) {
   const cl = commandLine(process.argv.slice(2));

@@ -236,17 +236,28 @@ export class ChunkedParser {
       from.push(k);
     }
     // line starts: the old ones before the change region and after it (moved), the region scanned
+    // (copied in bulk: a loop that pushed every line start cost more than the rest of an edit's parse)
     const oldStarts = this.prevLines.lineStarts();
     const q = text.length - S + 1;
-    const lineStarts: number[] = [];
-    let i = 0;
-    for (; i < oldStarts.length && oldStarts[i] <= r0; i++) lineStarts.push(oldStarts[i]);
-    pushLineStarts(text, r0, q - 1, lineStarts, q);
-    let k = oldStarts.length;
-    while (k > 0 && oldStarts[k - 1] + delta >= q) k--;
-    for (; k < oldStarts.length; k++) lineStarts.push(oldStarts[k] + delta);
+    const scanned: number[] = [];
+    pushLineStarts(text, r0, q - 1, scanned, q);
+    const after = oldStarts.slice(firstAbove(oldStarts, q - delta - 1));
+    if (delta !== 0) for (let j = 0; j < after.length; j++) after[j] += delta;
+    const lineStarts = oldStarts.slice(0, firstAbove(oldStarts, r0)).concat(scanned, after);
     return { lines: new LineIndex(text, lineStarts), starts, texts, from };
   }
+}
+
+/** The first index of sorted `xs` whose value is above `v` (xs.length when none is). */
+function firstAbove(xs: readonly number[], v: number): number {
+  let lo = 0;
+  let hi = xs.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (xs[mid] <= v) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }
 
 /**
