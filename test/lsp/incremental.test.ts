@@ -301,6 +301,27 @@ test('name resolution with a cache across versions is the whole-file resolution,
   }), { numRuns: 60 });
 });
 
+test('name resolution with a cache, read only now and then, is the whole-file resolution (property)', () => {
+  // the index of which declarations looked a name up is made when first needed: by the next version
+  // (when no reader asked for it before), or by a `references` read; both ways must stay exact
+  fc.assert(fc.property(fc.constantFrom(...examples.keys()), fc.array(fc.tuple(edit, fc.boolean()), { minLength: 1, maxLength: 8 }), (k, edits) => {
+    const p = new ChunkedParser();
+    const cache = new ResolveCache();
+    let text = examples[k];
+    const first = p.parse(text);
+    resolve(first.file, first.lines, cache);
+    for (const [e, read] of edits) {
+      text = apply(text, e);
+      const c = p.parse(text);
+      const r = resolve(c.file, c.lines, cache);
+      assert.deepEqual(plain(r.diagnostics), plain(resolve(c.file, text).diagnostics), JSON.stringify(text));
+      if (read) assert.deepEqual(resolutionFacts(r, text), resolutionFacts(resolve(c.file, text), text), JSON.stringify(text));
+    }
+    const c = p.parse(text);
+    assert.deepEqual(resolutionFacts(resolve(c.file, c.lines, cache), text), resolutionFacts(resolve(c.file, text), text), JSON.stringify(text));
+  }), { numRuns: 60 });
+});
+
 test('name resolution with a cache: kept declarations, re-resolved ones, uses counted, did-you-means and quoted positions', () => {
   const p = new ChunkedParser();
   const cache = new ResolveCache();
