@@ -14,7 +14,7 @@
 // - hover right after an edit (the first request on the new version), hover the first time at a
 //   spot and repeated at it (p50 / p95), completion (p50 / p95; the client declares the completion-list item
 //   defaults that VS Code declares, so our server sends the edit range once per list);
-// - RSS after the run, 2 s later (idle: what a server keeps between a user's edits), and its peak
+// - RSS after the run, 3 s later (idle: what a server keeps between a user's edits), and its peak
 //   (VmHWM), per server.
 // A request's position is computed before its clock starts (the client's TextDocument over the
 // whole text: about 1 ms at 10,000 lines, client-side work); its answer's parsing is counted.
@@ -47,7 +47,7 @@ const edits = (lines: number) => (lines <= 2000 ? 30 : lines <= 10_000 ? 16 : 10
 const WARMUP_EDITS = 4;
 const HOVER_SPOTS = 12;
 /** How long after the run the idle RSS is read. */
-const IDLE_RSS_MS = 2000;
+const IDLE_RSS_MS = 3000;
 
 function round(x: number): number {
   return Math.round(x * 100) / 100;
@@ -407,7 +407,7 @@ async function measure(lines: number, mlirAvailable: boolean): Promise<{ lines: 
       const st = s.stat();
       rec(s).rssMb = st.rssMb;
     }
-    // idle: our server collects its heaps once idle (lsp/heap.ts: 1 s on the main thread, 0.5 s in the worker)
+    // idle: our server collects its heaps once idle (lsp/heap.ts: 1.5 s on the main thread, 1 s in the worker)
     await new Promise((r) => setTimeout(r, IDLE_RSS_MS));
     for (const s of sides) {
       const st = s.stat();
