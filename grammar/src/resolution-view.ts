@@ -3,10 +3,8 @@
 // looked up in the unit of the declaration that contains it; symbolAt reads one declaration's index.
 import type * as ast from './ast.js';
 import type { Diagnostic } from './diagnostic.js';
-import type { Definition, Global, NameUse, Resolution, SymbolKind, Top, Unit } from './resolve.js';
-import { tableOf, topsOf, type ResolveCache } from './resolve.js';
-
-const TOP_LEVEL: ReadonlySet<SymbolKind> = new Set(['param', 'const', 'let', 'layout', 'perm', 'linear', 'kernel', 'schedule']);
+import type { Definition, Global, NameUse, Resolution, Unit } from './resolve.js';
+import { declarerList, lookersOf, tableOf, TOP_LEVEL, type ResolveCache } from './resolve.js';
 
 /** The whole file's resolution, read through its declarations' units. */
 export class Composed implements Resolution {
@@ -27,8 +25,8 @@ export class Composed implements Resolution {
     private readonly stamp: number,
     readonly diagnostics: Diagnostic[],
   ) {
-    this.refs = new UnitMap<NameUse, Definition>(decls, unitList, (u) => u.refs, () => undefined);
-    this.declarations = new UnitMap<ast.Ident, Definition>(decls, unitList, (u) => u.declarations, (k) => this.topIdent(k), () => this.topEntries());
+    this.refs = new UnitMap<NameUse, Definition>(decls, unitList, USES, () => undefined);
+    this.declarations = new UnitMap<ast.Ident, Definition>(decls, unitList, LOCALS, (k) => this.topIdent(k), () => this.topEntries());
   }
 
   /** is this the cache's latest version (its live tables are this version's) */
@@ -38,7 +36,7 @@ export class Composed implements Resolution {
 
   private table(): ReadonlyMap<string, Global> {
     if (this.current) return this.cache.table;
-    this._table ??= tableOf(this.decls, this.cache);
+    this._table ??= tableOf(this.unitList);
     return this._table;
   }
 
@@ -53,21 +51,21 @@ export class Composed implements Resolution {
   }
 
   private *topEntries(): Iterable<[ast.Ident, Definition]> {
-    for (const d of this.decls) for (const { def } of topsOf(this.cache, d)) yield [def.ident!, def];
+    for (const u of this.unitList) for (const { def } of u.tops) yield [def.ident!, def];
   }
 
   /** a top-level declaring identifier's definition */
   private topIdent(k: ast.Ident): Definition | undefined {
     const j = lastStartingAt(this.decls, k.range.start);
     if (j < 0) return undefined;
-    for (const t of topsOf(this.cache, this.decls[j])) if (t.def.ident === k) return t.def;
+    for (const t of this.unitList[j].tops) if (t.def.ident === k) return t.def;
     return undefined;
   }
 
   get definitions(): Definition[] {
     if (!this._definitions) {
       const out: Definition[] = [];
-      for (const d of this.decls) for (const { def } of topsOf(this.cache, d)) out.push(def);
+      for (const u of this.unitList) for (const { def } of u.tops) out.push(def);
       for (const u of this.unitList) for (const d of u.definitions) out.push(d);
       this._definitions = out;
     }
@@ -77,7 +75,7 @@ export class Composed implements Resolution {
   get freeSymbols(): Definition[] {
     if (!this._free) {
       const out: Definition[] = [];
-      for (const u of this.unitList) for (const d of u.freeSymbols) out.push(d);
+      for (const u of this.unitList) for (const d of u.definitions) if (d.kind === 'free') out.push(d);
       this._free = out;
     }
     return this._free;
@@ -89,10 +87,10 @@ export class Composed implements Resolution {
     // up (the cache's lookers of the name for its latest version: a hover's number of uses reads no other
     // declaration); a built-in (no declaration): every declaration
     const own = def.decl && !TOP_LEVEL.has(def.kind) ? this.unit(def.decl) : undefined;
-    const units: Iterable<Unit> = own ? [own] : def.decl && this.current ? (this.cache.lookers.get(def.name) ?? []) : this.unitList;
+    const units: Iterable<Unit> = own ? [own] : def.decl && this.current ? (lookersOf(this.cache).get(def.name) ?? []) : this.unitList;
     for (const u of units) {
-      if (!own && def.decl && u.looked.get(def.name) !== def) continue;
-      for (const [use, d] of u.refs) if (d === def) out.push(use);
+      const uses = u.uses;
+      for (let k = 1; k < uses.length; k += 2) if (uses[k] === def) out.push(uses[k - 1] as NameUse);
     }
     return out.sort((a, b) => a.range.start - b.range.start);
   }
@@ -101,7 +99,7 @@ export class Composed implements Resolution {
     // the last use or declaring identifier that starts at or before `offset`: in the last declaration
     // starting there, or (when it has none there) the one before
     for (let j = lastStartingAt(this.decls, offset); j >= 0; j--) {
-      const index = indexOf(this.unitList[j], topsOf(this.cache, this.decls[j]));
+      const index = indexOf(this.unitList[j]);
       const at = offset - this.decls[j].range.start;
       let lo = 0;
       let hi = index.length - 1;
@@ -118,18 +116,26 @@ export class Composed implements Resolution {
   }
 
   isUsed(def: Definition): boolean {
-    if (this.current) return (this.cache.binders.get(def) ?? 0) > 0;
+    if (this.current) {
+      const t = this.cache.table.get(def.name);
+      return t !== undefined && t.def === def && t.uses > 0;
+    }
     // an older resolution of a cached document: count again
     if (!this._used) {
       this._used = new Set();
-      for (const u of this.unitList) for (const d of u.bound) this._used.add(d);
+      for (const u of this.unitList) {
+        for (let k = 1; k < u.uses.length; k += 2) {
+          const d = u.uses[k] as Definition;
+          if (TOP_LEVEL.has(d.kind)) this._used.add(d);
+        }
+      }
     }
     return this._used.has(def);
   }
 
   declarersOf(name: string): readonly ast.Decl[] | undefined {
     if (!this.current) return undefined;
-    return (this.cache.declarers.get(name) ?? []).map((t) => t.def.decl!);
+    return declarerList(this.cache.declarers.get(name)).map((t) => t.def.decl!);
   }
 
   unusedGlobals(): Definition[] {
@@ -215,21 +221,68 @@ export function lastStartingAt(decls: readonly ast.Decl[], offset: number): numb
  * A unit's symbolAt index, by start relative to its declaration's start (a kept declaration moves,
  * service/chunks.ts: the index stays valid).
  */
-function indexOf(u: Unit, tops: readonly Top[]): NonNullable<Unit['index']> {
+function indexOf(u: Unit): NonNullable<Unit['index']> {
   if (!u.index) {
     const base = u.decl.range.start;
     const index: NonNullable<Unit['index']> = [];
-    for (const { def } of tops) index.push({ start: def.ident!.range.start - base, end: def.ident!.range.end - base, node: def.ident!, definition: def });
-    for (const [node, definition] of u.refs) index.push({ start: node.range.start - base, end: node.range.end - base, node, definition });
-    for (const [node, definition] of u.declarations) index.push({ start: node.range.start - base, end: node.range.end - base, node, definition });
+    for (const { def } of u.tops) index.push({ start: def.ident!.range.start - base, end: def.ident!.range.end - base, node: def.ident!, definition: def });
+    for (let k = 0; k < u.uses.length; k += 2) {
+      const node = u.uses[k] as NameUse;
+      index.push({ start: node.range.start - base, end: node.range.end - base, node, definition: u.uses[k + 1] as Definition });
+    }
+    for (const d of u.definitions) if (d.ident) index.push({ start: d.ident.range.start - base, end: d.ident.range.end - base, node: d.ident, definition: d });
     index.sort((a, b) => a.start - b.start);
     u.index = index;
   }
   return u.index;
 }
 
+/** How a `UnitMap` reads one unit's entries (keys are AST nodes inside its declaration). */
+interface PerUnit<K, V> {
+  get(u: Unit, key: K): V | undefined;
+  entries(u: Unit): Iterable<[K, V]>;
+  size(u: Unit): number;
+}
+
+/** a unit's uses: found by binary search on the start (uses are in source order), then by identity */
+const USES: PerUnit<NameUse, Definition> = {
+  get(u, key) {
+    const uses = u.uses;
+    const at = key.range.start;
+    let lo = 0;
+    let hi = uses.length / 2 - 1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >> 1;
+      if ((uses[2 * mid] as NameUse).range.start < at) lo = mid + 1;
+      else hi = mid - 1;
+    }
+    for (let k = 2 * lo; k < uses.length && (uses[k] as NameUse).range.start === at; k += 2) if (uses[k] === key) return uses[k + 1] as Definition;
+    return undefined;
+  },
+  *entries(u) {
+    for (let k = 0; k < u.uses.length; k += 2) yield [u.uses[k] as NameUse, u.uses[k + 1] as Definition];
+  },
+  size: (u) => u.uses.length / 2,
+};
+
+/** a unit's locals' declaring identifiers (free symbols have none) */
+const LOCALS: PerUnit<ast.Ident, Definition> = {
+  get(u, key) {
+    for (const d of u.definitions) if (d.ident === key) return d;
+    return undefined;
+  },
+  *entries(u) {
+    for (const d of u.definitions) if (d.ident) yield [d.ident, d];
+  },
+  size(u) {
+    let n = 0;
+    for (const d of u.definitions) if (d.ident) n++;
+    return n;
+  },
+};
+
 /**
- * A read-only map over the units' own maps (keys are AST nodes of one declaration each): found through
+ * A read-only map over the units' entries (keys are AST nodes of one declaration each): found through
  * the declaration that contains the node, which is where its entry is. `first` are entries before the
  * units' (the top-level declarations).
  */
@@ -239,7 +292,7 @@ class UnitMap<K extends { range: ast.Range }, V> extends MapView<K, V> {
   constructor(
     private readonly decls: readonly ast.Decl[],
     private readonly units: readonly Unit[],
-    private readonly of: (u: Unit) => ReadonlyMap<K, V>,
+    private readonly of: PerUnit<K, V>,
     /** entries before the units' (the top-level declaring identifiers): lookup and listing */
     private readonly firstGet: (key: K) => V | undefined,
     private readonly firstEntries: () => Iterable<[K, V]> = () => [],
@@ -258,12 +311,12 @@ class UnitMap<K extends { range: ast.Range }, V> extends MapView<K, V> {
       if (j < 0 || at > this.decls[j].range.end) return this.scan(key);
       this.last = j;
     }
-    return this.of(this.units[j]).get(key);
+    return this.of.get(this.units[j], key);
   }
 
   private scan(key: K): V | undefined {
     for (const u of this.units) {
-      const v = this.of(u).get(key);
+      const v = this.of.get(u, key);
       if (v !== undefined) return v;
     }
     return undefined;
@@ -276,13 +329,13 @@ class UnitMap<K extends { range: ast.Range }, V> extends MapView<K, V> {
   get size(): number {
     let n = 0;
     for (const _ of this.firstEntries()) n++;
-    for (const u of this.units) n += this.of(u).size;
+    for (const u of this.units) n += this.of.size(u);
     return n;
   }
 
   *entries(): MapIterator<[K, V]> {
     yield* this.firstEntries();
-    for (const u of this.units) yield* this.of(u).entries();
+    for (const u of this.units) yield* this.of.entries(u);
   }
 
 }

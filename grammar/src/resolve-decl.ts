@@ -5,7 +5,7 @@ import { CONSTRUCTORS, FUNCTIONS, PRIMITIVES, QUERY_METHODS } from './builtins.j
 import type { Diagnostic } from './diagnostic.js';
 import type { LineIndex } from './line-index.js';
 import { editDistance } from './parse.js';
-import type { Definition, Global, NameUse, SymbolKind, Unit } from './resolve.js';
+import type { Definition, Global, NameUse, SymbolKind, Top, Unit } from './resolve.js';
 
 /** unknown names per file that get a did-you-mean suggestion (see `use`) */
 export const MAX_SUGGESTIONS = 100;
@@ -38,61 +38,89 @@ export function duplicate(lines: LineIndex, ident: ast.Ident, first: Definition)
   };
 }
 
-interface Scope {
-  decl: ast.Decl;
-  locals: Map<string, Definition>[];
-  free: Map<string, Definition>;
-  /** names declared in the enclosing declaration but not visible here (a perm's indices in its inverse) */
-  hidden?: Map<string, string>;
-}
-
 const NONE: readonly Definition[] = Object.freeze([]);
 const NO_DIAGNOSTICS: readonly Diagnostic[] = Object.freeze([]);
-const NO_DECLARATIONS: ReadonlyMap<ast.Ident, Definition> = new Map();
+const NO_USES: readonly (NameUse | Definition)[] = Object.freeze([]);
 
-/** Resolves the uses and locals of one declaration against the file's top-level names. */
+/**
+ * Resolves the uses and locals of declarations (one at a time) against the file's top-level names.
+ * What one declaration's resolution collects goes into scratch lists shared by every run (made once,
+ * emptied after each) and is copied into its unit at exactly its size: no map per declaration.
+ */
 export class DeclResolver {
-  private readonly refs = new Map<NameUse, Definition>();
-  private readonly looked = new Map<string, Definition | undefined>();
-  private readonly bound = new Set<Definition>();
+  /** the uses and their definitions, interleaved */
+  private readonly uses: (NameUse | Definition)[] = [];
+  /** are `uses` in source order (they are, in the order the walk visits them, unless a construct says otherwise) */
+  private sorted = true;
+  private lastStart = -1;
+  private readonly defs: Definition[] = [];
+  private readonly reports: Diagnostic[] = [];
   private used = 0;
-  // made on first need: most declarations have no locals, free symbols or diagnostics
-  private declared?: Map<ast.Ident, Definition>;
-  private defs?: Definition[];
-  private free?: Definition[];
-  private reports?: Diagnostic[];
+  private suggestions = 0;
+  private d!: ast.Decl;
+  /** the local scopes, innermost last */
+  private locals: Map<string, Definition>[] = [];
+  /** the free index symbols by name (made on first need) */
+  private free?: Map<string, Definition>;
+  /** names declared in the declaration but not visible here (a perm's indices in its inverse) */
+  private hidden?: Map<string, string>;
 
   constructor(
-    private readonly d: ast.Decl,
     private readonly globals: ReadonlyMap<string, Global>,
+    /** the first declarations no use resolves to: a use that resolves to one takes it out (and counts in `Top.uses`) */
+    private readonly unused: Set<Definition>,
     private readonly lines: LineIndex,
-    private suggestions: number,
     /** the top-level names in source order (for did-you-means) */
     private readonly inOrder: () => readonly [string, Global][],
   ) {
   }
 
-  run(): Unit {
-    this.resolveDecl(this.d);
-    return {
-      decl: this.d, refs: this.refs, declarations: this.declared ?? NO_DECLARATIONS, definitions: this.defs ?? NONE, freeSymbols: this.free ?? NONE,
-      diagnostics: this.reports ?? NO_DIAGNOSTICS, suggestions: this.used, looked: this.looked, bound: this.bound,
+  /**
+   * The unit of `d` (whose top-level definitions are `tops`), `suggestions` did-you-means having been
+   * given in the file before it.
+   */
+  run(d: ast.Decl, tops: readonly Top[], suggestions: number): Unit {
+    this.d = d;
+    this.suggestions = suggestions;
+    this.used = 0;
+    this.sorted = true;
+    this.lastStart = -1;
+    this.locals = [];
+    this.free = undefined;
+    this.hidden = undefined;
+    this.resolveDecl(d);
+    const uses = this.uses.length ? (this.sorted ? this.uses.slice() : bySource(this.uses)) : NO_USES;
+    const unit: Unit = {
+      decl: d, tops, uses, definitions: this.defs.length ? this.defs.slice() : NONE,
+      diagnostics: this.reports.length ? this.reports.slice() : NO_DIAGNOSTICS, suggestions: this.used,
     };
+    this.uses.length = 0;
+    this.defs.length = 0;
+    this.reports.length = 0;
+    return unit;
   }
 
   private report(d: Diagnostic): void {
-    (this.reports ??= []).push(d);
+    this.reports.push(d);
   }
 
-  private define(def: Definition): void {
-    (this.defs ??= []).push(def);
+  private bind(node: NameUse, def: Definition): void {
+    const s = node.range.start;
+    if (s < this.lastStart) this.sorted = false;
+    this.lastStart = s;
+    this.uses.push(node, def);
+  }
+
+  /** the local `ident` declares (this run's) */
+  private localOf(ident: ast.Ident): Definition | undefined {
+    for (const def of this.defs) if (def.ident === ident) return def;
+    return undefined;
   }
 
   /** declares a local in the innermost scope map */
   private declareLocal(scope: Map<string, Definition>, ident: ast.Ident, kind: SymbolKind, decl: ast.Decl, rebind = false): void {
     const def: Definition = { name: ident.name, kind, ident, decl };
-    this.define(def);
-    (this.declared ??= new Map()).set(ident, def);
+    this.defs.push(def);
     const r = reserved(ident);
     if (r) {
       this.report(r);
@@ -109,67 +137,66 @@ export class DeclResolver {
   // -------------------------------------------------------------- uses
 
   private resolveDecl(d: ast.Decl): void {
-    const scope: Scope = { decl: d, locals: [], free: new Map() };
     switch (d.kind) {
       case 'Param':
         for (const item of d.items) {
-          this.expr(item.value, scope, false);
-          if (item.candidates) this.expr(item.candidates, scope, false);
+          this.expr(item.value, false);
+          if (item.candidates) this.expr(item.candidates, false);
         }
         break;
       case 'Let':
-        this.expr(d.value, scope, false);
+        this.expr(d.value, false);
         break;
       case 'Layout':
-        this.expr(d.value, scope, false);
+        this.expr(d.value, false);
         // facts may name free index symbols (`where tid < T * T`)
-        for (const f of d.where?.facts ?? []) this.expr(f, scope, true);
+        if (d.where) for (const f of d.where.facts) this.expr(f, true);
         break;
       case 'Assume':
-        for (const f of d.facts) this.expr(f, scope, true);
+        for (const f of d.facts) this.expr(f, true);
         break;
       case 'Linear':
         // `operand=acc` names a word, not a declaration
-        for (const a of d.args) if (!(a.name.name === 'operand' && a.value.kind === 'Name')) this.expr(a.value, scope, false);
+        for (const a of d.args) if (!(a.name.name === 'operand' && a.value.kind === 'Name')) this.expr(a.value, false);
         break;
       case 'Perm': {
         const body = new Map<string, Definition>();
         for (const p of d.params) this.declareLocal(body, p, 'permParam', d);
         for (const i of d.indices) this.declareLocal(body, i, 'permIndex', d);
-        scope.locals = [body];
-        this.expr(d.body, scope, false);
+        this.locals = [body];
+        this.expr(d.body, false);
         if (d.inverse) {
           const inv = new Map<string, Definition>();
           for (const p of d.params) {
-            const def = this.declared?.get(p);
+            const def = this.localOf(p);
             if (def && body.get(p.name) === def) inv.set(p.name, def);
           }
           this.declareLocal(inv, d.inverse.arg, 'inverseArg', d);
-          scope.locals = [inv];
-          scope.hidden = new Map(d.indices.map((i) => [i.name, `'${i.name}' is an index of the perm, not visible in its inverse: the inverse computes the indices from '${d.inverse!.arg.name}'`]));
-          for (const r of d.inverse.results) this.expr(r, scope, false);
+          this.locals = [inv];
+          this.hidden = new Map(d.indices.map((i) => [i.name, `'${i.name}' is an index of the perm, not visible in its inverse: the inverse computes the indices from '${d.inverse!.arg.name}'`]));
+          for (const r of d.inverse.results) this.expr(r, false);
         }
         break;
       }
       case 'Kernel': {
         const names = new Map<string, Definition>();
-        scope.locals = [names];
-        for (const f of d.where?.facts ?? []) this.expr(f, scope, true);
+        this.locals = [names];
+        if (d.where) for (const f of d.where.facts) this.expr(f, true);
         for (const b of d.bindings) {
-          this.expr(b.value, scope, false);
+          this.expr(b.value, false);
           for (const n of b.names) this.declareLocal(names, n, 'binding', d);
         }
         break;
       }
       case 'Schedule': {
-        for (const a of d.op?.args ?? []) this.expr(a, scope, false);
+        if (d.op) for (const a of d.op.args) this.expr(a, false);
         const results = new Map<string, Definition>();
-        scope.locals = [results];
+        this.locals = [results];
         for (const st of d.steps) {
           const prim = primitiveDefs.get(st.primitive.name);
-          if (prim) this.refs.set(st.primitive, prim);
+          if (prim) this.bind(st.primitive, prim);
           else this.unknownPrimitive(st.primitive);
-          for (const a of st.args) this.expr(a, scope, false);
+          for (const a of st.args) this.expr(a, false);
           if (st.result) this.declareLocal(results, st.result, 'stepResult', d, true);
         }
         break;
@@ -178,59 +205,58 @@ export class DeclResolver {
   }
 
   /** `free`: inside an index list or the arguments of `.inv`/`.apply`, where unknown names are index symbols */
-  private expr(e: ast.Expr, scope: Scope, free: boolean): void {
+  private expr(e: ast.Expr, free: boolean): void {
     switch (e.kind) {
-      case 'Name': this.use(e, scope, free); break;
+      case 'Name': this.use(e, free); break;
       case 'Int': case 'String': break;
-      case 'Unary': this.expr(e.operand, scope, free); break;
-      case 'Binary': this.expr(e.left, scope, free); this.expr(e.right, scope, free); break;
-      case 'If': this.expr(e.cond, scope, free); this.expr(e.then, scope, free); this.expr(e.else, scope, free); break;
+      case 'Unary': this.expr(e.operand, free); break;
+      case 'Binary': this.expr(e.left, free); this.expr(e.right, free); break;
+      case 'If': this.expr(e.cond, free); this.expr(e.then, free); this.expr(e.else, free); break;
       case 'Call':
-        this.use(e.callee, scope, false);
-        for (const a of e.args) this.expr(a, scope, free);
+        this.use(e.callee, false);
+        for (const a of e.args) this.expr(a, free);
         break;
       case 'MethodCall': {
-        this.expr(e.receiver, scope, free);
+        this.expr(e.receiver, free);
         const q = free || queryMethods.has(e.method.name);
-        for (const a of e.args) this.expr(a, scope, q);
+        for (const a of e.args) this.expr(a, q);
         break;
       }
       case 'Index':
-        this.expr(e.receiver, scope, free);
+        this.expr(e.receiver, free);
         for (const i of e.indices) {
           if (i.kind === 'Slice') {
-            if (i.start) this.expr(i.start, scope, true);
-            if (i.stop) this.expr(i.stop, scope, true);
-            if (i.step) this.expr(i.step, scope, true);
-          } else this.expr(i, scope, true);
+            if (i.start) this.expr(i.start, true);
+            if (i.stop) this.expr(i.stop, true);
+            if (i.step) this.expr(i.step, true);
+          } else this.expr(i, true);
         }
         break;
       case 'Range':
-        this.expr(e.start, scope, free);
-        this.expr(e.stop, scope, free);
-        if (e.step) this.expr(e.step, scope, free);
+        this.expr(e.start, free);
+        this.expr(e.stop, free);
+        if (e.step) this.expr(e.step, free);
         break;
       case 'List': case 'Tuple':
-        for (const i of e.items) this.expr(i, scope, free);
+        for (const i of e.items) this.expr(i, free);
         break;
       case 'Error':
-        if (e.partial) this.expr(e.partial, scope, free);
+        if (e.partial) this.expr(e.partial, free);
         break;
     }
   }
 
-  private use(node: NameUse, scope: Scope, free: boolean): void {
-    const name = node.kind === 'Name' ? node.name : node.name;
-    for (let k = scope.locals.length - 1; k >= 0; k--) {
-      const def = scope.locals[k].get(name);
-      if (def) { this.refs.set(node, def); return; }
+  private use(node: NameUse, free: boolean): void {
+    const name = node.name;
+    for (let k = this.locals.length - 1; k >= 0; k--) {
+      const def = this.locals[k].get(name);
+      if (def) { this.bind(node, def); return; }
     }
     const g = this.globals.get(name);
-    this.looked.set(name, g?.def);
     if (g) {
       if (node.range.start >= g.own.end) {
-        this.refs.set(node, g.def);
-        this.bound.add(g.def);
+        this.bind(node, g.def);
+        if (g.uses++ === 0) this.unused.delete(g.def);
         return;
       }
       const own = node.range.start >= g.own.start && node.range.start < g.own.end;
@@ -251,19 +277,18 @@ export class DeclResolver {
       return;
     }
     const b = builtinDefs.get(name);
-    if (b) { this.refs.set(node, b); return; }
+    if (b) { this.bind(node, b); return; }
     if (free) {
-      let def = scope.free.get(name);
+      let def = this.free?.get(name);
       if (!def) {
-        def = { name, kind: 'free', decl: scope.decl };
-        scope.free.set(name, def);
-        (this.free ??= []).push(def);
-        this.define(def);
+        def = { name, kind: 'free', decl: this.d };
+        (this.free ??= new Map()).set(name, def);
+        this.defs.push(def);
       }
-      this.refs.set(node, def);
+      this.bind(node, def);
       return;
     }
-    const hidden = scope.hidden?.get(name);
+    const hidden = this.hidden?.get(name);
     if (hidden) {
       this.report({ code: 'name/undefined', severity: 'error', message: hidden, range: node.range });
       return;
@@ -274,7 +299,7 @@ export class DeclResolver {
     this.used++;
     if (this.suggestions++ < MAX_SUGGESTIONS) {
       const candidates: string[] = [...builtinDefs.keys()];
-      for (const m of scope.locals) for (const k of m.keys()) candidates.push(k);
+      for (const m of this.locals) for (const k of m.keys()) candidates.push(k);
       for (const [k, v] of this.inOrder()) if (node.range.start >= v.own.end) candidates.push(k);
       s = suggest(name, candidates);
     }
@@ -310,6 +335,18 @@ export class DeclResolver {
 export const MAX_SUGGEST_NAME = 64;
 /** Most edit-distance table cells one suggestion computes: bounds the work on files with many long names. */
 export const MAX_SUGGEST_CELLS = 500_000;
+
+/** interleaved [use, definition] pairs sorted by the use's start (stably), at exactly their size */
+function bySource(pairs: readonly (NameUse | Definition)[]): (NameUse | Definition)[] {
+  const order = Array.from({ length: pairs.length / 2 }, (_, k) => k);
+  order.sort((x, y) => (pairs[2 * x] as NameUse).range.start - (pairs[2 * y] as NameUse).range.start);
+  const out = new Array<NameUse | Definition>(pairs.length);
+  for (let k = 0; k < order.length; k++) {
+    out[2 * k] = pairs[2 * order[k]];
+    out[2 * k + 1] = pairs[2 * order[k] + 1];
+  }
+  return out;
+}
 
 export function suggest(name: string, candidates: Iterable<string>): string | undefined {
   if (name.length > MAX_SUGGEST_NAME) return undefined;

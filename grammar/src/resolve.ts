@@ -93,61 +93,84 @@ export function resolve(file: ast.File, text: string | LineIndex, cache?: Resolv
   return run(file, lines, cache ?? new ResolveCache());
 }
 
-export interface Global {
+/** A top-level definition a declaration makes, and the range a use inside of is a self-reference. */
+export interface Top {
   def: Definition;
   /**
    * the declaration (or `param` item) that a use inside of is a self-reference; uses at or after its
    * end see the definition (read from the range itself: a kept declaration moves, service/chunks.ts)
    */
   own: ast.Range;
+  /**
+   * while it is its name's first declaration: how many uses of the latest version resolve to it (set
+   * to 0 when it becomes the first: every use that resolved to it before was resolved again since)
+   */
+  uses: number;
 }
 
-/** A top-level definition a declaration makes, and the range a use inside of is a self-reference. */
-export interface Top {
-  def: Definition;
-  own: ast.Range;
-}
+/** the first declaration of a name: what a use of the name finds */
+export type Global = Top;
 
-/** The resolution of one declaration's uses and locals, against the file's top-level names. */
+/** top-level definitions' kinds (those a use finds in the table of `Global`s) */
+export const TOP_LEVEL: ReadonlySet<SymbolKind> = new Set(['param', 'const', 'let', 'layout', 'perm', 'linear', 'kernel', 'schedule']);
+
+/**
+ * The resolution of one declaration's uses and locals, against the file's top-level names. Read-only
+ * once made; kept from one version to the next while the declaration resolves the same way.
+ */
 export interface Unit {
   readonly decl: ast.Decl;
-  readonly refs: ReadonlyMap<NameUse, Definition>;
-  /** its locals' declaring identifiers */
-  readonly declarations: ReadonlyMap<ast.Ident, Definition>;
+  /** its top-level definitions (made once per declaration object: the same objects in every version) */
+  readonly tops: readonly Top[];
+  /**
+   * its resolved uses and their definitions, interleaved (use, definition, use, definition, ...), in
+   * source order; unknown, too-early and self uses are absent
+   */
+  readonly uses: readonly (NameUse | Definition)[];
   /** its locals and free symbols, in the order they were made */
   readonly definitions: readonly Definition[];
-  readonly freeSymbols: readonly Definition[];
   readonly diagnostics: readonly Diagnostic[];
   /** did-you-mean suggestions it used (of MAX_SUGGESTIONS per file) */
-  suggestions: number;
-  /** every top-level name it looked up -> the definition it found (undefined: none) */
-  looked: Map<string, Definition | undefined>;
-  /** the top-level definitions its uses resolve to */
-  bound: Set<Definition>;
-  /** the symbolAt index: uses and declaring identifiers (its top-level ones too), by start, offsets relative to the declaration's start */
+  readonly suggestions: number;
+  /** the symbolAt index: uses and declaring identifiers (its top-level ones too), by start, offsets relative to the declaration's start (made on first need) */
   index?: { start: number; end: number; node: NameUse; definition: Definition }[];
+}
+
+/**
+ * Did a use that resolved to `def` look its name up in the table of top-level names (so that the use
+ * resolves differently when that name's first declaration changes)? Locals and schedule primitives are
+ * found before (or instead of) the table, built-ins' names are never in it.
+ */
+export function looksUp(def: Definition): boolean {
+  return def.kind === 'free' || TOP_LEVEL.has(def.kind);
+}
+
+/** Every top-level definition of one name: one, or the list in source order when it is declared more than once. */
+export type Declarers = Top | Top[];
+
+export function declarerList(x: Declarers | undefined): readonly Top[] {
+  return x === undefined ? [] : Array.isArray(x) ? x : [x];
 }
 
 /** What a document's resolutions keep from one version to the next (see `resolve`). */
 export class ResolveCache {
-  /** per declaration object: its top-level definitions (made once: the same objects in every version) */
-  readonly tops = new WeakMap<ast.Decl, Top[]>();
   /** the latest version's declarations and their units */
   decls: readonly ast.Decl[] = [];
   units: Unit[] = [];
   /** every top-level definition by name, in source order */
-  readonly declarers = new Map<string, Top[]>();
+  readonly declarers = new Map<string, Declarers>();
   /** the first declaration of each name (none for a built-in's name) */
   readonly table = new Map<string, Global>();
   /** names declared more than once (built-ins' names aside) */
   readonly duplicated = new Set<string>();
-  /** name -> the units that looked it up */
-  readonly lookers = new Map<string, Set<Unit>>();
+  /**
+   * name -> the units whose uses looked it up (`looksUp`; a set when many), made when first needed (the
+   * next version, or a `references` of a top-level name), then kept up to date
+   */
+  lookers?: Map<string, Unit[] | Set<Unit>>;
   /** units with diagnostics: resolved again every version (they quote positions, count did-you-means) */
   readonly volatile = new Set<Unit>();
-  /** how many units' uses resolve to each top-level definition */
-  readonly binders = new Map<Definition, number>();
-  /** the definitions of `table` no use resolves to */
+  /** the definitions of `table` no use resolves to (`Top.uses` is 0) */
   readonly unused = new Set<Definition>();
   /** counts the versions */
   stamp = 0;
@@ -155,33 +178,38 @@ export class ResolveCache {
   ordered?: [string, Global][];
 }
 
-export function topsOf(cache: ResolveCache, d: ast.Decl): Top[] {
-  let t = cache.tops.get(d);
-  if (t) return t;
-  t = [];
-  const add = (ident: ast.Ident, kind: SymbolKind, own: ast.Range) => t!.push({ def: { name: ident.name, kind, ident, decl: d }, own });
+/** The top-level definitions `d` makes (new objects: once per declaration object, see `Unit.tops`). */
+function makeTops(d: ast.Decl): Top[] {
   switch (d.kind) {
-    case 'Param':
-      for (const item of d.items) add(item.name, d.isConst ? 'const' : 'param', item.range);
-      break;
-    case 'Let': add(d.name, 'let', d.range); break;
-    case 'Layout': add(d.name, 'layout', d.range); break;
-    case 'Perm': add(d.name, 'perm', d.range); break;
-    case 'Linear': add(d.name, 'linear', d.range); break;
-    case 'Kernel': add(d.name, 'kernel', d.range); break;
-    case 'Schedule': add(d.name, 'schedule', d.range); break;
+    case 'Param': {
+      const kind = d.isConst ? 'const' : 'param';
+      const tops = new Array<Top>(d.items.length);
+      for (let k = 0; k < tops.length; k++) tops[k] = top(d.items[k].name, kind, d, d.items[k].range);
+      return tops;
+    }
+    case 'Let': return [top(d.name, 'let', d, d.range)];
+    case 'Layout': return [top(d.name, 'layout', d, d.range)];
+    case 'Perm': return [top(d.name, 'perm', d, d.range)];
+    case 'Linear': return [top(d.name, 'linear', d, d.range)];
+    case 'Kernel': return [top(d.name, 'kernel', d, d.range)];
+    case 'Schedule': return [top(d.name, 'schedule', d, d.range)];
+    default: return NO_TOPS;
   }
-  cache.tops.set(d, t);
-  return t;
 }
 
-/** The first-declaration table of `decls`, in source order (what a resolution of an older version reads). */
-export function tableOf(decls: readonly ast.Decl[], cache: ResolveCache): Map<string, Global> {
+function top(ident: ast.Ident, kind: SymbolKind, decl: ast.Decl, own: ast.Range): Top {
+  return { def: { name: ident.name, kind, ident, decl }, own, uses: 0 };
+}
+
+const NO_TOPS: Top[] = [];
+
+/** The first-declaration table of a version's units, in source order (what a resolution of an older version reads). */
+export function tableOf(units: readonly Unit[]): Map<string, Global> {
   const table = new Map<string, Global>();
-  for (const d of decls) {
-    for (const { def, own } of topsOf(cache, d)) {
-      if (builtinDefs.has(def.name) || table.has(def.name)) continue;
-      table.set(def.name, { def, own });
+  for (const u of units) {
+    for (const t of u.tops) {
+      if (builtinDefs.has(t.def.name) || table.has(t.def.name)) continue;
+      table.set(t.def.name, t);
     }
   }
   return table;
@@ -191,6 +219,26 @@ export function tableOf(decls: readonly ast.Decl[], cache: ResolveCache): Map<st
 function ordered(cache: ResolveCache): [string, Global][] {
   if (!cache.ordered) cache.ordered = [...cache.table].sort((x, y) => x[1].def.ident!.range.start - y[1].def.ident!.range.start);
   return cache.ordered;
+}
+
+/** `t` declares its name (in source order among the name's declarers) */
+function addDeclarer(cache: ResolveCache, t: Top): void {
+  const name = t.def.name;
+  const x = cache.declarers.get(name);
+  if (x === undefined) { cache.declarers.set(name, t); return; }
+  const list = Array.isArray(x) ? x : [x];
+  let k = list.length;
+  while (k > 0 && list[k - 1].def.ident!.range.start > t.def.ident!.range.start) k--;
+  list.splice(k, 0, t);
+  if (list !== x) cache.declarers.set(name, list);
+}
+
+function removeDeclarer(cache: ResolveCache, t: Top): void {
+  const name = t.def.name;
+  const x = cache.declarers.get(name)!;
+  if (!Array.isArray(x)) { cache.declarers.delete(name); return; }
+  x.splice(x.indexOf(t), 1);
+  if (x.length === 1) cache.declarers.set(name, x[0]);
 }
 
 /**
@@ -210,72 +258,95 @@ function run(file: ast.File, lines: LineIndex, cache: ResolveCache): Resolution 
   while (b < n - a && b < prev.length - a && decls[n - 1 - b] === prev[prev.length - 1 - b]) b++;
   const stamp = ++cache.stamp;
   cache.ordered = undefined;
-  // between the unchanged leading and trailing declarations: those in both versions keep their units
-  const kept = new Map<ast.Decl, Unit>();
-  if (a < prev.length - b && a < n - b) {
-    const now = new Set<ast.Decl>();
-    for (let j = a; j < n - b; j++) now.add(decls[j]);
-    for (let j = a; j < prev.length - b; j++) if (now.has(prev[j])) kept.set(prev[j], cache.units[j]);
-  }
-  const names = new Set<string>();
-  for (let j = a; j < prev.length - b; j++) {
-    if (kept.has(prev[j])) continue;
-    for (const t of topsOf(cache, prev[j])) {
-      const list = cache.declarers.get(t.def.name)!;
-      list.splice(list.indexOf(t), 1);
-      names.add(t.def.name);
-    }
-    leave(cache, cache.units[j]);
-  }
-  for (let j = a; j < n - b; j++) {
-    if (kept.has(decls[j])) continue;
-    for (const t of topsOf(cache, decls[j])) {
-      let list = cache.declarers.get(t.def.name);
-      if (!list) cache.declarers.set(t.def.name, (list = []));
-      let k = list.length;
-      while (k > 0 && list[k - 1].def.ident!.range.start > t.def.ident!.range.start) k--;
-      list.splice(k, 0, t);
-      names.add(t.def.name);
-    }
-  }
-  // the names whose first declaration changed
-  const rebound: string[] = [];
-  for (const name of names) {
-    const list = cache.declarers.get(name)!;
-    const first = builtinDefs.has(name) ? undefined : list[0];
-    const was = cache.table.get(name);
-    if (first && was?.def !== first.def) cache.table.set(name, { def: first.def, own: first.own });
-    else if (!first && was) cache.table.delete(name);
-    if ((first?.def ?? undefined) !== was?.def) {
-      rebound.push(name);
-      if (was) cache.unused.delete(was.def);
-      if (first && !cache.binders.has(first.def)) cache.unused.add(first.def);
-    }
-    if (list.length > 1 && !builtinDefs.has(name)) cache.duplicated.add(name);
-    else cache.duplicated.delete(name);
-    if (list.length === 0) cache.declarers.delete(name);
-  }
-  // the units: kept, or resolved again
+  // the units of the unchanged leading and trailing declarations are kept
   const units: Unit[] = new Array(n);
   for (let j = 0; j < a; j++) units[j] = cache.units[j];
   for (let j = 0; j < b; j++) units[n - 1 - j] = cache.units[prev.length - 1 - j];
-  const redo = new Set<number>();
-  for (let j = a; j < n - b; j++) {
-    const u = kept.get(decls[j]);
-    if (u) units[j] = u;
-    else redo.add(j);
+  // between them: those in both versions keep their units
+  let kept: Map<ast.Decl, Unit> | undefined;
+  if (a < prev.length - b && a < n - b) {
+    const now = new Set<ast.Decl>();
+    for (let j = a; j < n - b; j++) now.add(decls[j]);
+    kept = new Map();
+    for (let j = a; j < prev.length - b; j++) if (now.has(prev[j])) kept.set(prev[j], cache.units[j]);
   }
+  if (prev.length && (a < prev.length - b || a < n - b) && !cache.lookers) lookersOf(cache);
+  const names = new Set<string>();
+  for (let j = a; j < prev.length - b; j++) {
+    if (kept?.has(prev[j])) continue;
+    const u = cache.units[j];
+    for (const t of u.tops) {
+      removeDeclarer(cache, t);
+      names.add(t.def.name);
+    }
+    leave(cache, u);
+  }
+  /** the declarations to resolve (again), by index */
+  const redo = new Uint8Array(n);
+  /** the top-level definitions of new declarations, by index - a */
+  const made: Top[][] = [];
+  if (prev.length === 0) {
+    // the first version (the tables are empty): every declaration is new, met in source order
+    for (let j = 0; j < n; j++) {
+      redo[j] = 1;
+      const tops = (made[j] = makeTops(decls[j]));
+      for (const t of tops) {
+        const name = t.def.name;
+        if (!cache.declarers.has(name)) {
+          cache.declarers.set(name, t);
+          if (!builtinDefs.has(name)) {
+            cache.table.set(name, t);
+            cache.unused.add(t.def);
+          }
+        } else {
+          addDeclarer(cache, t);
+          if (!builtinDefs.has(name)) cache.duplicated.add(name);
+        }
+      }
+    }
+  }
+  for (let j = a; j < n - b && prev.length; j++) {
+    const u = kept?.get(decls[j]);
+    if (u) { units[j] = u; continue; }
+    redo[j] = 1;
+    const tops = makeTops(decls[j]);
+    made[j - a] = tops;
+    for (const t of tops) {
+      addDeclarer(cache, t);
+      names.add(t.def.name);
+    }
+  }
+  // the names whose first declaration changed: their lookers are resolved again
   const at = (u: Unit): number => {
     const j = lastStartingAt(decls, u.decl.range.start);
     return j >= 0 && decls[j] === u.decl ? j : decls.indexOf(u.decl);
   };
-  for (const name of rebound) for (const u of cache.lookers.get(name) ?? []) redo.add(at(u));
-  for (const u of cache.volatile) redo.add(at(u));
+  for (const name of names) {
+    const x = cache.declarers.get(name);
+    const first = x === undefined || builtinDefs.has(name) ? undefined : Array.isArray(x) ? x[0] : x;
+    const was = cache.table.get(name);
+    if (first?.def !== was?.def) {
+      // every use of the name is resolved again: those that find `first` count from 0
+      if (first) {
+        cache.table.set(name, first);
+        first.uses = 0;
+        cache.unused.add(first.def);
+      } else cache.table.delete(name);
+      if (was) cache.unused.delete(was.def);
+      for (const u of cache.lookers?.get(name) ?? []) redo[at(u)] = 1;
+    }
+    if (Array.isArray(x) && !builtinDefs.has(name)) cache.duplicated.add(name);
+    else cache.duplicated.delete(name);
+  }
+  for (const u of cache.volatile) redo[at(u)] = 1;
+  // the units: kept, or resolved again (in source order)
   let suggestions = 0;
-  const inOrder = () => ordered(cache);
-  for (const j of [...redo].sort((x, y) => x - y)) {
-    if (units[j]) leave(cache, units[j]); // a kept unit resolved again
-    const u = new DeclResolver(decls[j], cache.table, lines, suggestions, inOrder).run();
+  const resolver = new DeclResolver(cache.table, cache.unused, lines, () => ordered(cache));
+  for (let j = 0; j < n; j++) {
+    if (!redo[j]) continue;
+    const old = units[j];
+    if (old) leave(cache, old); // a kept unit resolved again
+    const u = resolver.run(decls[j], old ? old.tops : made[j - a], suggestions);
     suggestions += u.suggestions;
     join(cache, u);
     units[j] = u;
@@ -285,9 +356,9 @@ function run(file: ast.File, lines: LineIndex, cache: ResolveCache): Resolution 
 
   // name/... diagnostics: reserved and duplicate names, then the units' (sorted by start, stably)
   const diagnostics: Diagnostic[] = [];
-  for (const name of builtinDefs.keys()) for (const t of cache.declarers.get(name) ?? []) diagnostics.push(reserved(t.def.ident!)!);
+  for (const name of builtinDefs.keys()) for (const t of declarerList(cache.declarers.get(name))) diagnostics.push(reserved(t.def.ident!)!);
   for (const name of cache.duplicated) {
-    const [first, ...others] = cache.declarers.get(name)!;
+    const [first, ...others] = declarerList(cache.declarers.get(name));
     for (const t of others) diagnostics.push(duplicate(lines, t.def.ident!, first.def));
   }
   diagnostics.sort((x, y) => x.range.start - y.range.start);
@@ -298,35 +369,68 @@ function run(file: ast.File, lines: LineIndex, cache: ResolveCache): Resolution 
   return new Composed(decls, units, cache, stamp, diagnostics);
 }
 
-/** a unit leaves the latest version */
-function leave(cache: ResolveCache, u: Unit): void {
-  for (const name of u.looked.keys()) {
-    const s = cache.lookers.get(name)!;
-    s.delete(u);
-    if (s.size === 0) cache.lookers.delete(name);
+/** The cache's lookers (made from the latest version's units on first need). */
+export function lookersOf(cache: ResolveCache): Map<string, Unit[] | Set<Unit>> {
+  if (!cache.lookers) {
+    cache.lookers = new Map();
+    for (const u of cache.units) addLooker(cache.lookers, u);
   }
-  for (const def of u.bound) {
-    const k = cache.binders.get(def)! - 1;
-    if (k > 0) cache.binders.set(def, k);
-    else {
-      cache.binders.delete(def);
-      if (cache.table.get(def.name)?.def === def) cache.unused.add(def);
+  return cache.lookers;
+}
+
+/** a name's lookers are a list up to this many, a set beyond (a unit leaves in constant time) */
+const LOOKERS_LIST = 8;
+
+function addLooker(lookers: Map<string, Unit[] | Set<Unit>>, u: Unit): void {
+  const uses = u.uses;
+  for (let k = 1; k < uses.length; k += 2) {
+    const def = uses[k] as Definition;
+    if (!looksUp(def)) continue;
+    const s = lookers.get(def.name);
+    if (s === undefined) lookers.set(def.name, [u]);
+    else if (Array.isArray(s)) {
+      // a unit's uses are added together: it is already there if it is the last one
+      if (s[s.length - 1] === u) continue;
+      if (s.length < LOOKERS_LIST) s.push(u);
+      else lookers.set(def.name, new Set(s).add(u));
+    } else s.add(u);
+  }
+}
+
+function removeLooker(lookers: Map<string, Unit[] | Set<Unit>>, u: Unit): void {
+  const uses = u.uses;
+  for (let k = 1; k < uses.length; k += 2) {
+    const def = uses[k] as Definition;
+    if (!looksUp(def)) continue;
+    const s = lookers.get(def.name);
+    if (s === undefined) continue; // removed with an earlier use of the same name
+    if (Array.isArray(s)) {
+      const i = s.indexOf(u);
+      if (i < 0) continue;
+      if (s.length === 1) lookers.delete(def.name);
+      else s.splice(i, 1);
+    } else {
+      s.delete(u);
+      if (s.size === 0) lookers.delete(def.name);
     }
+  }
+}
+
+/** a unit leaves the latest version (its uses of a definition that is no longer the first of its name were counted for nothing) */
+function leave(cache: ResolveCache, u: Unit): void {
+  if (cache.lookers) removeLooker(cache.lookers, u);
+  const uses = u.uses;
+  for (let k = 1; k < uses.length; k += 2) {
+    const def = uses[k] as Definition;
+    if (!TOP_LEVEL.has(def.kind)) continue;
+    const t = cache.table.get(def.name);
+    if (t?.def === def && --t.uses === 0) cache.unused.add(def);
   }
   cache.volatile.delete(u);
 }
 
-/** a unit joins the latest version */
+/** a unit joins the latest version (its uses were counted as they were resolved: DeclResolver) */
 function join(cache: ResolveCache, u: Unit): void {
-  for (const name of u.looked.keys()) {
-    let s = cache.lookers.get(name);
-    if (!s) cache.lookers.set(name, (s = new Set()));
-    s.add(u);
-  }
-  for (const def of u.bound) {
-    const k = cache.binders.get(def) ?? 0;
-    cache.binders.set(def, k + 1);
-    if (k === 0) cache.unused.delete(def);
-  }
+  if (cache.lookers) addLooker(cache.lookers, u);
   if (u.diagnostics.length) cache.volatile.add(u);
 }

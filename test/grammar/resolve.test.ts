@@ -152,3 +152,22 @@ test('only the first 100 unknown names of a file get a suggestion (resolution st
   assert.equal(r.diagnostics[99].message, "unknown name 'Mxyz99' (did you mean 'Mxyz99_'?)");
   assert.equal(r.diagnostics[100].message, "unknown name 'Mxyz100'");
 });
+
+test('uses that the walk meets out of source order are still found, listed and indexed in source order', () => {
+  // every construct is walked in source order; a tree built otherwise (its parts swapped) must not
+  // lose a use: a unit's uses are looked up by their start
+  const text = 'param M = 1, N = 2\nlet a = M + N\nlet b = a';
+  const p = parse(text);
+  const let_ = p.file.decls[1] as ast.LetDecl;
+  const sum = let_.value as ast.Binary;
+  const [m, n] = [sum.left as ast.NameRef, sum.right as ast.NameRef];
+  const swapped = { ...p.file, decls: [p.file.decls[0], { ...let_, value: { ...sum, left: n, right: m } }, p.file.decls[2]] } as ast.File;
+  const r = resolve(swapped, text);
+  assert.deepEqual(r.diagnostics, []);
+  assert.equal(r.refs.get(m)?.name, 'M');
+  assert.equal(r.refs.get(n)?.name, 'N');
+  assert.deepEqual([...r.refs].map(([u, d]) => `${u.range.start}:${d.name}`), ['27:M', '31:N', '41:a']);
+  assert.equal(r.symbolAt(31)?.node, n);
+  assert.deepEqual(r.references(r.globals.get('N')!), [n]);
+  assert.equal(r.isUsed(r.globals.get('M')!), true);
+});

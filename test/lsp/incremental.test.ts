@@ -46,6 +46,12 @@ test('chunks start at 0 and at each line that starts with a declaration keyword'
   assert.deepEqual(chunkStarts(''), [0]);
 });
 
+/** the line (0-based) each offset of `starts` is on, from a fresh line index */
+function lineOfEach(text: string, starts: readonly number[]): number[] {
+  const lines = new LineIndex(text);
+  return starts.map((s) => lines.position(s).line);
+}
+
 test('the chunked parse is the whole-file parse, after any edits (property)', () => {
   fc.assert(fc.property(fc.constantFrom(...examples.keys()), fc.array(edit, { minLength: 1, maxLength: 8 }), (k, edits) => {
     const p = new ChunkedParser();
@@ -68,6 +74,8 @@ test('the chunked parse is the whole-file parse, after any edits (property)', ()
       const texts = starts.map((s, k) => text.slice(s, starts[k + 1] ?? text.length));
       assert.deepEqual(a.chunks.map((c) => [c.start, c.text]), starts.map((s, k) => [s, texts[k]]));
       assert.deepEqual(a.from, matchChunks(before, texts));
+      // the line each chunk starts on (kept chunks' from the previous version's, moved by the lines added)
+      assert.deepEqual([a.chunkLines, a.chunks.map((c) => c.line)], [lineOfEach(text, starts), lineOfEach(text, starts)], JSON.stringify(text));
     }
   }), { numRuns: 250 });
 });
@@ -130,6 +138,7 @@ test('the chunked parse cuts an edited text as the whole text is cut: edits at c
       assert.deepEqual(a.chunks?.map((c) => [c.start, c.text]), starts.map((s, k) => [s, texts[k]]), JSON.stringify(text));
       assert.deepEqual(a.from, matchChunks(before, texts), JSON.stringify(text));
       assert.deepEqual(a.lines.lineStarts(), new LineIndex(text).lineStarts(), JSON.stringify(text));
+      assert.deepEqual(a.chunkLines, lineOfEach(text, starts), JSON.stringify(text));
       assert.deepEqual(plain(a.file), plain(parse(text).file), JSON.stringify(text));
     }
   }), { numRuns: 400 });
@@ -289,6 +298,27 @@ test('name resolution with a cache across versions is the whole-file resolution,
       }
       older = { r, facts, text, parse: c };
     }
+  }), { numRuns: 60 });
+});
+
+test('name resolution with a cache, read only now and then, is the whole-file resolution (property)', () => {
+  // the index of which declarations looked a name up is made when first needed: by the next version
+  // (when no reader asked for it before), or by a `references` read; both ways must stay exact
+  fc.assert(fc.property(fc.constantFrom(...examples.keys()), fc.array(fc.tuple(edit, fc.boolean()), { minLength: 1, maxLength: 8 }), (k, edits) => {
+    const p = new ChunkedParser();
+    const cache = new ResolveCache();
+    let text = examples[k];
+    const first = p.parse(text);
+    resolve(first.file, first.lines, cache);
+    for (const [e, read] of edits) {
+      text = apply(text, e);
+      const c = p.parse(text);
+      const r = resolve(c.file, c.lines, cache);
+      assert.deepEqual(plain(r.diagnostics), plain(resolve(c.file, text).diagnostics), JSON.stringify(text));
+      if (read) assert.deepEqual(resolutionFacts(r, text), resolutionFacts(resolve(c.file, text), text), JSON.stringify(text));
+    }
+    const c = p.parse(text);
+    assert.deepEqual(resolutionFacts(resolve(c.file, c.lines, cache), text), resolutionFacts(resolve(c.file, text), text), JSON.stringify(text));
   }), { numRuns: 60 });
 });
 
