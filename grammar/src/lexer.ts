@@ -101,11 +101,47 @@ function token(image: string, startOffset: number, type: TokenType): IToken {
   return { image, startOffset, endOffset: startOffset + image.length - 1, tokenTypeIdx: type.tokenTypeIdx!, tokenType: type } as IToken;
 }
 
+/** At most this many token objects are kept for re-use (`TokenPool`). */
+export const POOL_SIZE = 4096;
+
+/**
+ * Token objects lent to one lexing after another: a caller that holds its tokens only until it lexes
+ * again (parse.ts: the AST keeps no token) passes the pool, and the k-th token of each lexing is the
+ * same object, overwritten; its first `POOL_SIZE` tokens then allocate nothing (a token object is
+ * most of what lexing allocates, and a file is lexed chunk by chunk).
+ */
+export class TokenPool {
+  readonly objects: IToken[] = [];
+}
+
+/** appends the token to `tokens`, re-using the pool's object at its index where there is one */
+function put(tokens: IToken[], pool: TokenPool | undefined, image: string, startOffset: number, type: TokenType): void {
+  if (pool === undefined) {
+    tokens.push(token(image, startOffset, type));
+    return;
+  }
+  const k = tokens.length;
+  const objects = pool.objects;
+  let tok = objects[k];
+  if (tok === undefined) {
+    tok = token(image, startOffset, type);
+    if (k === objects.length && k < POOL_SIZE) objects.push(tok);
+  } else {
+    tok.image = image;
+    tok.startOffset = startOffset;
+    tok.endOffset = startOffset + image.length - 1;
+    tok.tokenTypeIdx = type.tokenTypeIdx!;
+    tok.tokenType = type;
+  }
+  tokens.push(tok);
+}
+
 /**
  * Tokens of `text`. `base`: the text is a piece of a file that starts at this offset; every
- * offset (tokens, comments, diagnostics) is then the file's.
+ * offset (tokens, comments, diagnostics) is then the file's. `pool`: the token objects are the
+ * pool's (overwritten by the next lexing with the same pool).
  */
-export function lex(text: string, base = 0): LexResult {
+export function lex(text: string, base = 0, pool?: TokenPool): LexResult {
   const tokens: IToken[] = [];
   const comments: IToken[] = [];
   const diagnostics: Diagnostic[] = [];
@@ -126,13 +162,13 @@ export function lex(text: string, base = 0): LexResult {
         i++;
       }
       const image = text.substring(start, i);
-      tokens.push(token(image, base + start, keywordOf.get(image) ?? t.Ident));
+      put(tokens, pool, image, base + start, keywordOf.get(image) ?? t.Ident);
     } else if (cls === DIGIT) {
       i = wordEnd(text, i + 1);
       // `(?:\.[0-9][0-9A-Za-z_]*)?`
       if (text.charCodeAt(i) === DOTC && isDigit(text.charCodeAt(i + 1))) i = wordEnd(text, i + 2);
       const image = text.substring(start, i);
-      tokens.push(token(image, base + start, t.Int));
+      put(tokens, pool, image, base + start, t.Int);
       if (!WELL_FORMED_INT.test(image)) {
         diagnostics.push({
           code: 'lex/malformed-integer',
@@ -165,7 +201,7 @@ export function lex(text: string, base = 0): LexResult {
           else { i++; break; }
         } else i++;
       }
-      tokens.push(token(text.substring(start, i), base + start, closed ? t.StringTok : t.UnterminatedString));
+      put(tokens, pool, text.substring(start, i), base + start, closed ? t.StringTok : t.UnterminatedString);
       if (!closed) {
         diagnostics.push({ code: 'lex/unterminated-string', severity: 'error', message: 'unterminated string', range: { start: base + start, end: base + i } });
       }
@@ -176,7 +212,7 @@ export function lex(text: string, base = 0): LexResult {
       if (type) {
         const image = two ? doubleImage.get(key)! : text[i];
         i += image.length;
-        tokens.push(token(image, base + start, type));
+        put(tokens, pool, image, base + start, type);
       } else {
         // no token matches: drop characters up to the next place where one does
         i++;

@@ -101,6 +101,18 @@ test('every .layout file, doc block and test text parses the same with and witho
   for (const text of [...layoutFiles, ...docBlocks, ...testTexts, ...WARM_UP_UNITS]) sameParse(text);
 });
 
+test('no AST holds a token object (parse.ts re-uses the token objects of each parse for the next)', () => {
+  const holdsToken = (x: unknown, seen = new Set<object>()): boolean => {
+    if (x === null || typeof x !== 'object' || seen.has(x)) return false;
+    seen.add(x);
+    if ('tokenTypeIdx' in x) return true;
+    return Object.values(x).some((v) => holdsToken(v, seen));
+  };
+  for (const text of [...layoutFiles, ...docBlocks, ...testTexts]) {
+    for (const r of [parse(text), withoutFastPath(() => parse(text))]) assert.ok(!holdsToken([r.file, r.diagnostics]), text.slice(0, 200));
+  }
+});
+
 test('generated files (bench/support/lsp-files.ts, bench/parse.ts) parse the same with and without the fast path', () => {
   for (const lines of [500, 2000]) {
     sameParse(layoutFile(lines));

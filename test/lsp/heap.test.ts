@@ -1,7 +1,8 @@
 // The heap settings (server/src/lsp/heap.ts) as the server applies them, in a child process with a
 // worker like the analysis worker: the main thread's young generation is sized once and stays,
 // also after the worker started (setting up an isolate resets V8's semi-space growth factor), the
-// worker's has its full size from the start; the worker's idle compaction.
+// worker's has its full size from the start; the worker's idle compaction; the main thread's idle
+// collection; the whole-file analysis's free growth.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -10,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildSync } from 'esbuild';
 import { root } from './harness.js';
-import { IdleCompaction, MAIN_SEMI_SPACE_MB, WORKER_YOUNG_GENERATION_MB } from '../../server/src/lsp/heap.js';
+import { IdleCompaction, MAIN_COLLECT_BOUNDS, MAIN_SEMI_SPACE_MB, WORKER_YOUNG_GENERATION_MB } from '../../server/src/lsp/heap.js';
 
 let dir = '';
 let heapJs = '';
@@ -77,6 +78,8 @@ test('IdleCompaction compacts once idle for its delay, the first time and then o
   assert.equal(c.count, 2);
   // small heaps: at least 4 MB of growth
   assert.equal(c.compactIfGrown(), false); // 60 MB again after the last
+  assert.equal(c.compactIfGrown(true), true); // after a whole-file analysis: whatever the size
+  assert.equal(c.count, 3);
   committed = 0;
   const small = new IdleCompaction(() => undefined, 20, () => committed);
   committed = 8 * 2 ** 20;
@@ -111,4 +114,78 @@ test('the compacting collection gives back the pages that a plain one leaves spa
   const m = JSON.parse(r.stdout) as { plain: number; compacted: number; used: number };
   assert.ok(m.plain > 2 * m.used, `a plain collection leaves the pages: ${m.plain} bytes for ${m.used} used`);
   assert.ok(m.compacted < 1.5 * m.used + 2 ** 20, `compacted: ${m.compacted} bytes for ${m.used} used`);
+});
+
+test("the main thread's idle collection: after 4 MB of growth, however large the heap", () => {
+  let committed = 100 * 2 ** 20;
+  let calls = 0;
+  const c = new IdleCompaction(() => { calls++; }, 20, () => committed, MAIN_COLLECT_BOUNDS);
+  assert.equal(c.compactIfGrown(), true); // the first time
+  committed += 4 * 2 ** 20; // 4 MB: not more
+  assert.equal(c.compactIfGrown(), false);
+  committed += 1; // 4% more, where the worker's waits for 25%
+  assert.equal(c.compactIfGrown(), true);
+  assert.equal(calls, 2);
+});
+
+test("mainThreadCollection gives the main thread a full collection once configureHeap set --expose-gc, which frees dead large objects (superseded texts)", () => {
+  const code = `
+    const heap = require(${JSON.stringify(heapJs)});
+    const lo = () => require('node:v8').getHeapSpaceStatistics().find((s) => s.space_name === 'large_object_space').space_size;
+    const before = heap.mainThreadCollection();
+    heap.configureHeap();
+    const collect = heap.mainThreadCollection();
+    // 24 texts of 900 KB (a version's text of a 20,000-line file; Node makes a text of 1 MB from a
+    // buffer an external string, outside the heap), alive over many scavenges (promoted), then dropped
+    let texts = []; for (let i = 0; i < 24; i++) texts.push(Buffer.alloc(900 * 1024, 97 + (i % 26)).toString('latin1'));
+    let junk; for (let i = 0; i < 2e6; i++) junk = { i, s: 'x' + i };
+    const promoted = lo();
+    texts = undefined; // (nothing is allocated from here to the collection: no other collection runs)
+    const dropped = lo();
+    collect();
+    console.log(JSON.stringify({ before: typeof before, collect: typeof collect, promoted, dropped, collected: lo() }));`;
+  const r = spawnSync(process.execPath, ['-e', code], { encoding: 'utf8', timeout: 60_000 });
+  assert.equal(r.status, 0, r.stderr);
+  const m = JSON.parse(r.stdout) as { before: string; collect: string; promoted: number; dropped: number; collected: number };
+  assert.equal(m.before, 'undefined'); // no gc before the flag
+  assert.equal(m.collect, 'function');
+  const MB = 2 ** 20;
+  assert.ok(m.promoted >= 21 * MB && m.dropped >= 21 * MB, `the texts are in the large-object space until a full collection: ${m.promoted}, ${m.dropped}`);
+  assert.ok(m.collected < m.dropped - 20 * MB, `collected: ${m.dropped} -> ${m.collected} bytes`);
+});
+
+test('an idle collection waits while deferWhile says so (the main thread: while an analysis runs)', async () => {
+  let calls = 0;
+  let busy = true;
+  const c = new IdleCompaction(() => { calls++; }, 20, () => 100 * 2 ** 20, MAIN_COLLECT_BOUNDS, () => busy);
+  const idleFor = (ms: number) => new Promise((r) => setTimeout(r, ms));
+  c.idle();
+  await idleFor(70);
+  assert.equal(calls, 0);
+  busy = false;
+  await idleFor(40);
+  assert.equal(calls, 1);
+});
+
+test('growingFreely: a whole-file analysis that builds 60 MB of live data runs with fewer full collections, and the growth is back to HEAP_GROWING_PERCENT after it', () => {
+  // V8's own trace of each collection (its lines between ours); the collections \`collect\` asks for say \`testing\`
+  const code = `
+    const heap = require(${JSON.stringify(heapJs)});
+    heap.configureHeap();
+    const collect = heap.mainThreadCollection();
+    // 60 MB that stays alive (an AST and its resolution), built from a small heap
+    const build = () => { const live = []; for (let r = 0; r < 60; r++) { const a = []; for (let i = 0; i < 20000; i++) a.push({ i, s: 'x' + i }); live.push(a); } return live.length; };
+    for (const free of [false, true, false]) {
+      collect();
+      console.log('-- ' + (free ? 'free' : 'plain'));
+      if (free) heap.growingFreely(build); else build();
+    }
+    console.log('-- end');`;
+  const r = spawnSync(process.execPath, ['--trace-gc', '-e', code], { encoding: 'utf8', timeout: 60_000 });
+  assert.equal(r.status, 0, r.stderr);
+  const parts = r.stdout.split(/^-- \w+$/m).slice(1, 4);
+  const [plain, free, after] = parts.map((p) => p.split('\n').filter((l) => l.includes('Mark-Compact') && !l.includes('testing')).length);
+  assert.ok(plain >= 3, `full collections while 60 MB grow from a small heap: ${plain}\n${r.stdout}`);
+  assert.ok(free <= 2 && free < plain, `growing freely: ${free} (plain: ${plain})\n${r.stdout}`);
+  assert.ok(after >= 3, `after it, the same as before: ${after}\n${r.stdout}`);
 });

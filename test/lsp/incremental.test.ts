@@ -46,6 +46,12 @@ test('chunks start at 0 and at each line that starts with a declaration keyword'
   assert.deepEqual(chunkStarts(''), [0]);
 });
 
+/** the line (0-based) each offset of `starts` is on, from a fresh line index */
+function lineOfEach(text: string, starts: readonly number[]): number[] {
+  const lines = new LineIndex(text);
+  return starts.map((s) => lines.position(s).line);
+}
+
 test('the chunked parse is the whole-file parse, after any edits (property)', () => {
   fc.assert(fc.property(fc.constantFrom(...examples.keys()), fc.array(edit, { minLength: 1, maxLength: 8 }), (k, edits) => {
     const p = new ChunkedParser();
@@ -68,6 +74,8 @@ test('the chunked parse is the whole-file parse, after any edits (property)', ()
       const texts = starts.map((s, k) => text.slice(s, starts[k + 1] ?? text.length));
       assert.deepEqual(a.chunks.map((c) => [c.start, c.text]), starts.map((s, k) => [s, texts[k]]));
       assert.deepEqual(a.from, matchChunks(before, texts));
+      // the line each chunk starts on (kept chunks' from the previous version's, moved by the lines added)
+      assert.deepEqual([a.chunkLines, a.chunks.map((c) => c.line)], [lineOfEach(text, starts), lineOfEach(text, starts)], JSON.stringify(text));
     }
   }), { numRuns: 250 });
 });
@@ -130,6 +138,7 @@ test('the chunked parse cuts an edited text as the whole text is cut: edits at c
       assert.deepEqual(a.chunks?.map((c) => [c.start, c.text]), starts.map((s, k) => [s, texts[k]]), JSON.stringify(text));
       assert.deepEqual(a.from, matchChunks(before, texts), JSON.stringify(text));
       assert.deepEqual(a.lines.lineStarts(), new LineIndex(text).lineStarts(), JSON.stringify(text));
+      assert.deepEqual(a.chunkLines, lineOfEach(text, starts), JSON.stringify(text));
       assert.deepEqual(plain(a.file), plain(parse(text).file), JSON.stringify(text));
     }
   }), { numRuns: 400 });

@@ -15,7 +15,7 @@ import type { Settings } from '../service/settings.js';
 import { IncrementalAnalysis } from '../service/incremental.js';
 import { syntaxDiagnostics } from '../service/diagnose.js';
 import { warmUp } from './warm-up.js';
-import { WORKER_YOUNG_GENERATION_MB, type IdleCompaction } from './heap.js';
+import { growingFreely, WHOLE_FILE_COMPACT_MS, WORKER_YOUNG_GENERATION_MB, type IdleCompaction } from './heap.js';
 
 /**
  * Files longer than this (UTF-16 code units) get syntax and name diagnostics only, and an information
@@ -97,6 +97,11 @@ const KEEP_DOCUMENTS = 16;
 export class Analyses {
   private readonly byUri = new Map<string, IncrementalAnalysis>();
 
+  /** there is an analysis of `uri` (its next run is incremental) */
+  has(uri: string): boolean {
+    return this.byUri.has(uri);
+  }
+
   for(uri: string): IncrementalAnalysis {
     let a = this.byUri.get(uri);
     if (a) this.byUri.delete(uri);
@@ -125,12 +130,15 @@ export function serveAnalysisRequests(port: MessagePort, options: { warmUp?: boo
     options.compaction?.busy();
     const t0 = performance.now();
     const flag = new Int32Array(m.stop);
+    // a document's first analysis is of the whole file: its heap grows freely meanwhile, and is compacted soon after (heap.ts)
+    const wholeFile = options.compaction !== undefined && !analyses.has(m.job.uri);
     try {
       if (m.job.text.length > MAX_FULL_ANALYSIS_CHARS) {
         port.postMessage({ id: m.id, diagnostics: tooLargeDiagnostics(m.job.text), cancelled: false, ms: performance.now() - t0 } satisfies Reply);
         return;
       }
-      const r = analyses.for(m.job.uri).diagnose(m.job.text, {
+      const analysis = analyses.for(m.job.uri);
+      const run = () => analysis.diagnose(m.job.text, {
         budget: m.job.settings.genp.checkBudget,
         gpuTarget: m.job.settings.gpuTarget,
         shouldStop: () => Atomics.load(flag, 0) !== 0,
@@ -138,11 +146,12 @@ export function serveAnalysisRequests(port: MessagePort, options: { warmUp?: boo
         onFast: (partial) => port.postMessage({ id: m.id, partial } satisfies Reply),
         uri: m.job.uri,
       });
+      const r = wholeFile ? growingFreely(run) : run();
       port.postMessage({ id: m.id, diagnostics: r.diagnostics, cancelled: r.cancelled, ms: performance.now() - t0 } satisfies Reply);
     } catch (e) {
       port.postMessage({ id: m.id, error: e instanceof Error ? e.message : String(e) } satisfies Reply);
     } finally {
-      options.compaction?.idle();
+      options.compaction?.idle(wholeFile ? WHOLE_FILE_COMPACT_MS : undefined, wholeFile);
     }
   });
 }

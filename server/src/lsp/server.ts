@@ -49,7 +49,7 @@ import { executeEmit } from './emit.js';
 import { picture } from './picture.js';
 import { EMIT_COMMAND, PICTURE_REQUEST, type LayoutInitializationOptions } from './protocol.js';
 import { commandLine } from './command-line.js';
-import { compactingCollection, configureHeap, IdleCompaction, sizeMainYoungGeneration } from './heap.js';
+import { compactingCollection, configureHeap, IdleCompaction, MAIN_COLLECT_BOUNDS, MAIN_IDLE_COLLECT_MS, mainThreadCollection, sizeMainYoungGeneration } from './heap.js';
 
 /**
  * How long after a version's diagnostics are published (with no edit since) the main thread builds
@@ -85,8 +85,12 @@ if (!isMainThread && (workerData as { role?: string } | undefined)?.role === wor
   const cl = commandLine(process.argv.slice(2));
   if (cl.action === 'serve') {
     configureHeap();
-    // the main thread's young generation is sized once `initialize` is answered (heap.ts)
-    startServer(stdioRequested() ? resilientStdioConnection() : createConnection(ProposedFeatures.all, connectionOptions()), { initialized: sizeMainYoungGeneration });
+    const collect = mainThreadCollection();
+    // the main thread's young generation is sized once `initialize` is answered; it collects its heap once idle (heap.ts)
+    startServer(stdioRequested() ? resilientStdioConnection() : createConnection(ProposedFeatures.all, connectionOptions()), {
+      initialized: sizeMainYoungGeneration,
+      ...(collect ? { collect } : {}),
+    });
   } else {
     if (cl.stdout) process.stdout.write(cl.stdout);
     if (cl.stderr) process.stderr.write(cl.stderr);
@@ -144,8 +148,15 @@ function bundlePath(): string | undefined {
   }
 }
 
-/** `initialized`: called once the `initialize` answer is out, before the analysis worker starts. */
-export function startServer(connection: Connection, options: { initialized?: () => void } = {}): void {
+/**
+ * `initialized`: called once the `initialize` answer is out, before the analysis worker starts.
+ * `collect`: the main thread's full collection, run once it is idle (`MAIN_IDLE_COLLECT_MS` after the
+ * last request, document change or publish, and no analysis running: the worker's whole-file
+ * analysis lets the heap grow freely, heap.ts) if its heap grew (`MAIN_COLLECT_BOUNDS`).
+ */
+export function startServer(connection: Connection, options: { initialized?: () => void; collect?: () => void } = {}): void {
+  const idleCollection = options.collect ? new IdleCompaction(options.collect, MAIN_IDLE_COLLECT_MS, undefined, MAIN_COLLECT_BOUNDS, () => ctx?.scheduler.busy() ?? false) : undefined;
+  const activity = () => idleCollection?.idle();
   const documents = new TextDocuments(TextDocument);
   const snapshots = new SnapshotCache();
   let settings!: SettingsStore;
@@ -200,6 +211,7 @@ export function startServer(connection: Connection, options: { initialized?: () 
       ready: settingsReady,
       onPublished: (uri, version) => {
         published = true;
+        activity();
         snapshots.prepare(uri, version, () => documents.get(uri), PREPARE_IDLE_MS);
       },
     });
@@ -290,6 +302,7 @@ export function startServer(connection: Connection, options: { initialized?: () 
   // analyses the version, a first whole-file parse would compete with it. A request that comes
   // before builds it itself.
   documents.onDidChangeContent((e) => {
+    activity();
     // onDidChangeContent also fires on open; the open handler already scheduled that version
     if (e.document.version !== openedVersion.get(e.document.uri)) ctx.scheduler.update(e.document);
   });
@@ -317,6 +330,7 @@ export function startServer(connection: Connection, options: { initialized?: () 
   const safe = <P, R>(name: string, f: (ctx: ServerContext, p: P) => R | Promise<R>, fallback: R) => async (p: P, token?: CancellationToken): Promise<R> => {
     // cancelled while it waited behind other work on this thread: answer that, do not compute
     if (token?.isCancellationRequested) throw new ResponseError(LSPErrorCodes.RequestCancelled, 'the request was cancelled');
+    activity();
     try {
       return await f(ctx, p);
     } catch (e) {

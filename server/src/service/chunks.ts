@@ -87,21 +87,16 @@ export class ChunkedParser {
   parse(text: string): ChunkedParse;
   parse(text: string, shouldStop: () => boolean): ChunkedParse | undefined;
   parse(text: string, shouldStop?: () => boolean): ChunkedParse | undefined {
-    const { lines, starts, texts, from } = this.cut(text);
+    const { lines, starts, texts, from, chunkLines } = this.cut(text);
     const chunks: Chunk[] = [];
-    const chunkLines: number[] = [];
     /** chunks not kept from the previous version (parsed now, or kept from a stopped call) */
     const fresh: Chunk[] = [];
     let parsed = 0;
-    // chunk starts are line starts, in order: their lines are found walking the line starts once
-    const lineStarts = lines.lineStarts();
-    let line = 0;
     for (let k = 0; k < texts.length; k++) {
       let old: Chunk | undefined;
       if (from[k] !== undefined) old = this.prev[from[k]!];
       else if ((old = this.spare.get(texts[k]))) this.spare.delete(texts[k]); // each object in one place
-      while (line + 1 < lineStarts.length && lineStarts[line + 1] <= starts[k]) line++;
-      chunkLines.push(line);
+      const line = chunkLines[k];
       if (old && (old.line === line || old.diagnostics.length === 0)) chunks.push(old);
       else {
         if (shouldStop?.()) {
@@ -120,6 +115,7 @@ export class ChunkedParser {
       // the whole-file parse caps the list: give exactly its result, and start afresh next time
       this.prev = [];
       this.prevStarts = [];
+      this.prevChunkLines = [];
       this.owner = undefined;
       const p = parse(text);
       return { file: p.file, diagnostics: p.diagnostics, lines, parsed: starts.length };
@@ -128,6 +124,7 @@ export class ChunkedParser {
     for (let k = 0; k < chunks.length; k++) place(chunks[k], starts[k], chunkLines[k]);
     this.prev = chunks;
     this.prevStarts = starts;
+    this.prevChunkLines = chunkLines;
     this.prevText = text;
     this.prevLines = lines;
     const decls: ast.Decl[] = [];
@@ -171,6 +168,7 @@ export class ChunkedParser {
   reset(): void {
     this.prev = [];
     this.prevStarts = [];
+    this.prevChunkLines = [];
     this.owner = undefined;
     this.prevText = undefined;
     this.prevLines = undefined;
@@ -180,21 +178,24 @@ export class ChunkedParser {
   /** the previous version's text, chunk starts (its chunks may have been claimed elsewhere since) and line index (what `cut` compares with) */
   private prevText?: string;
   private prevStarts: readonly number[] = [];
+  private prevChunkLines: readonly number[] = [];
   private prevLines?: LineIndex;
 
   /**
-   * The text's line index, chunk starts and texts, and for each chunk the previous chunk with the same
-   * text (`matchChunks`). With a previous version, only the part of the text between the unchanged
-   * leading and trailing chunks is scanned: an edit costs the same in a file of any length.
+   * The text's line index, chunk starts, the lines they start on and texts, and for each chunk the
+   * previous chunk with the same text (`matchChunks`). With a previous version, only the part of the
+   * text between the unchanged leading and trailing chunks is scanned: an edit costs the same in a
+   * file of any length.
    */
-  private cut(text: string): { lines: LineIndex; starts: number[]; texts: string[]; from: (number | undefined)[] } {
+  private cut(text: string): { lines: LineIndex; starts: number[]; chunkLines: number[]; texts: string[]; from: (number | undefined)[] } {
     const prev = this.prev;
     const at = this.prevStarts;
     const old = this.prevText;
     if (old === undefined || !this.prevLines || prev.length === 0) {
       const starts = chunkStarts(text);
       const texts = starts.map((s, k) => text.slice(s, k + 1 < starts.length ? starts[k + 1] : text.length));
-      return { lines: new LineIndex(text), starts, texts, from: matchChunks(prev.map((c) => c.text), texts) };
+      const lines = new LineIndex(text);
+      return { lines, starts, chunkLines: linesOf(starts, 0, starts.length, lines.lineStarts(), 0), texts, from: matchChunks(prev.map((c) => c.text), texts) };
     }
     // the common prefix and suffix, in characters (not overlapping)
     const most = Math.min(old.length, text.length);
@@ -244,8 +245,28 @@ export class ChunkedParser {
     const after = oldStarts.slice(firstAbove(oldStarts, q - delta - 1));
     if (delta !== 0) for (let j = 0; j < after.length; j++) after[j] += delta;
     const lineStarts = oldStarts.slice(0, firstAbove(oldStarts, r0)).concat(scanned, after);
-    return { lines: new LineIndex(text, lineStarts), starts, texts, from };
+    // the lines chunks start on: the leading chunks' as before, the trailing ones' moved by the lines
+    // the edit added, those between found walking the scanned region's line starts
+    const lineDelta = lineStarts.length - oldStarts.length;
+    const mid = starts.length - (prev.length - b);
+    const chunkLines = this.prevChunkLines.slice(0, a);
+    if (mid > a) chunkLines.push(...linesOf(starts, a, mid, lineStarts, firstAbove(lineStarts, starts[a]) - 1));
+    for (let k = b; k < prev.length; k++) chunkLines.push(this.prevChunkLines[k] + lineDelta);
+    return { lines: new LineIndex(text, lineStarts), starts, chunkLines, texts, from };
   }
+}
+
+/**
+ * The line each of `starts[from, to)` (sorted offsets, each a line start) starts on: a walk over
+ * `lineStarts` from `line`, the line of `starts[from]` or one before it.
+ */
+function linesOf(starts: readonly number[], from: number, to: number, lineStarts: readonly number[], line: number): number[] {
+  const out: number[] = [];
+  for (let k = from; k < to; k++) {
+    while (line + 1 < lineStarts.length && lineStarts[line + 1] <= starts[k]) line++;
+    out.push(line);
+  }
+  return out;
 }
 
 /** The first index of sorted `xs` whose value is above `v` (xs.length when none is). */
