@@ -39,6 +39,8 @@ export function duplicate(lines: LineIndex, ident: ast.Ident, first: Definition)
 }
 
 const NONE: readonly Definition[] = Object.freeze([]);
+/** locals of one declaration found by a scan of the list up to this many (by a map beyond) */
+const SMALL_SCOPE = 16;
 const NO_DIAGNOSTICS: readonly Diagnostic[] = Object.freeze([]);
 const NO_USES: readonly (NameUse | Definition)[] = Object.freeze([]);
 
@@ -64,8 +66,14 @@ export class DeclResolver {
   private used = 0;
   private suggestions = 0;
   private d!: ast.Decl;
-  /** the local scopes, innermost last */
-  private locals: Map<string, Definition>[] = [];
+  /**
+   * the locals visible here: the first `nVis` (a declaration's scope is one list: a perm's body or
+   * inverse, a kernel's bindings, a schedule's step results); a name's last one is the one seen (a
+   * step result may be re-bound); beyond `SMALL_SCOPE` of them they are found through `big`
+   */
+  private readonly vis: Definition[] = [];
+  private nVis = 0;
+  private big?: Map<string, Definition>;
   /** the free index symbols by name (made on first need) */
   private free?: Map<string, Definition>;
   /** names declared in the declaration but not visible here (a perm's indices in its inverse) */
@@ -91,7 +99,8 @@ export class DeclResolver {
     this.used = 0;
     this.sorted = true;
     this.lastStart = -1;
-    this.locals = [];
+    this.nVis = 0;
+    this.big = undefined;
     this.free = undefined;
     this.hidden = undefined;
     this.resolveDecl(d);
@@ -124,8 +133,31 @@ export class DeclResolver {
     return undefined;
   }
 
-  /** declares a local in the innermost scope map */
-  private declareLocal(scope: Map<string, Definition>, ident: ast.Ident, kind: SymbolKind, decl: ast.Decl, rebind = false): void {
+  /** the visible local named `name` */
+  private local(name: string): Definition | undefined {
+    if (this.big) return this.big.get(name);
+    for (let k = this.nVis - 1; k >= 0; k--) if (this.vis[k].name === name) return this.vis[k];
+    return undefined;
+  }
+
+  /** `def` becomes visible */
+  private show(def: Definition): void {
+    this.vis[this.nVis++] = def;
+    if (this.big) this.big.set(def.name, def);
+    else if (this.nVis > SMALL_SCOPE) {
+      this.big = new Map();
+      for (let k = 0; k < this.nVis; k++) this.big.set(this.vis[k].name, this.vis[k]);
+    }
+  }
+
+  /** the scope is emptied */
+  private hideAll(): void {
+    this.nVis = 0;
+    this.big = undefined;
+  }
+
+  /** declares a local in the scope */
+  private declareLocal(ident: ast.Ident, kind: SymbolKind, decl: ast.Decl, rebind = false): void {
     const def: Definition = { name: ident.name, kind, ident, decl };
     this.defs[this.nDefs++] = def;
     const r = reserved(ident);
@@ -133,12 +165,12 @@ export class DeclResolver {
       this.report(r);
       return;
     }
-    const first = scope.get(ident.name);
+    const first = this.local(ident.name);
     if (first && !rebind) {
       this.report(duplicate(this.lines, ident, first));
       return;
     }
-    scope.set(ident.name, def);
+    this.show(def);
   }
 
   // -------------------------------------------------------------- uses
@@ -168,46 +200,42 @@ export class DeclResolver {
         for (const a of d.args) if (!(a.name.name === 'operand' && a.value.kind === 'Name')) this.expr(a.value, false);
         break;
       case 'Perm': {
-        const body = new Map<string, Definition>();
-        for (const p of d.params) this.declareLocal(body, p, 'permParam', d);
-        for (const i of d.indices) this.declareLocal(body, i, 'permIndex', d);
-        this.locals = [body];
+        for (const p of d.params) this.declareLocal(p, 'permParam', d);
+        for (const i of d.indices) this.declareLocal(i, 'permIndex', d);
         this.expr(d.body, false);
         if (d.inverse) {
-          const inv = new Map<string, Definition>();
+          // the params seen in the body (not a duplicate or reserved name) are seen in the inverse
+          const seen: Definition[] = [];
           for (const p of d.params) {
             const def = this.localOf(p);
-            if (def && body.get(p.name) === def) inv.set(p.name, def);
+            if (def && this.local(p.name) === def) seen.push(def);
           }
-          this.declareLocal(inv, d.inverse.arg, 'inverseArg', d);
-          this.locals = [inv];
+          this.hideAll();
+          for (const def of seen) this.show(def);
+          this.declareLocal(d.inverse.arg, 'inverseArg', d);
           this.hidden = new Map(d.indices.map((i) => [i.name, `'${i.name}' is an index of the perm, not visible in its inverse: the inverse computes the indices from '${d.inverse!.arg.name}'`]));
           this.exprs(d.inverse.results, false);
         }
         break;
       }
       case 'Kernel': {
-        const names = new Map<string, Definition>();
-        this.locals = [names];
         if (d.where) this.exprs(d.where.facts, true);
         for (let k = 0; k < d.bindings.length; k++) {
           const b = d.bindings[k];
           this.expr(b.value, false);
-          for (let i = 0; i < b.names.length; i++) this.declareLocal(names, b.names[i], 'binding', d);
+          for (let i = 0; i < b.names.length; i++) this.declareLocal(b.names[i], 'binding', d);
         }
         break;
       }
       case 'Schedule': {
         if (d.op) this.exprs(d.op.args, false);
-        const results = new Map<string, Definition>();
-        this.locals = [results];
         for (let k = 0; k < d.steps.length; k++) {
           const st = d.steps[k];
           const prim = primitiveDefs.get(st.primitive.name);
           if (prim) this.bind(st.primitive, prim);
           else this.unknownPrimitive(st.primitive);
           this.exprs(st.args, false);
-          if (st.result) this.declareLocal(results, st.result, 'stepResult', d, true);
+          if (st.result) this.declareLocal(st.result, 'stepResult', d, true);
         }
         break;
       }
@@ -263,8 +291,8 @@ export class DeclResolver {
 
   private use(node: NameUse, free: boolean): void {
     const name = node.name;
-    for (let k = this.locals.length - 1; k >= 0; k--) {
-      const def = this.locals[k].get(name);
+    if (this.nVis) {
+      const def = this.local(name);
       if (def) { this.bind(node, def); return; }
     }
     const g = this.globals.get(name);
@@ -314,7 +342,7 @@ export class DeclResolver {
     this.used++;
     if (this.suggestions++ < MAX_SUGGESTIONS) {
       const candidates: string[] = [...builtinDefs.keys()];
-      for (const m of this.locals) for (const k of m.keys()) candidates.push(k);
+      for (let k = 0; k < this.nVis; k++) candidates.push(this.vis[k].name);
       for (const [k, v] of this.inOrder()) if (node.range.start >= v.own.end) candidates.push(k);
       s = suggest(name, candidates);
     }
