@@ -52,8 +52,14 @@ export class ExprBuilder {
   protected toks: IToken[] = [];
   protected end = 0;
   protected diagnostics: Diagnostic[] = [];
-  /** items of the lists being built, nested lists above their parent's (each list is copied out at its final length) */
-  protected readonly stack: unknown[] = [];
+  /**
+   * Items of the lists being built, nested lists above their parent's, below `top` (each list is
+   * copied out at its final length). The array only grows: its length is never set (a slow call).
+   */
+  private readonly stack: unknown[] = [];
+  private top = 0;
+  /** the highest `top` of this piece: `done` clears the slots up to it (no AST kept alive by the parser) */
+  private high = 0;
   /** the range of the argument list `args` read last (a node's own object: each `args` makes a new one) */
   protected argsRange: ast.Range = { start: 0, end: 0 };
 
@@ -62,14 +68,26 @@ export class ExprBuilder {
     this.pos = s;
     this.end = end;
     this.diagnostics = diagnostics;
-    this.stack.length = 0;
+    this.top = this.high = 0;
     return this;
   }
 
-  /** lets go of the piece's tokens and diagnostics */
+  /** lets go of the piece's tokens, diagnostics and nodes */
   done(): void {
     this.toks = NO_TOKENS;
     this.diagnostics = NO_DIAGNOSTICS;
+    for (let i = 0; i < this.high; i++) this.stack[i] = undefined;
+  }
+
+  /** puts an item of the list being built on the stack */
+  protected push(x: unknown): void {
+    this.stack[this.top++] = x;
+    if (this.top > this.high) this.high = this.top;
+  }
+
+  /** where the list to be built next starts on the stack */
+  protected mark(): number {
+    return this.top;
   }
 
 
@@ -116,18 +134,18 @@ export class ExprBuilder {
 
   /** the items pushed on the stack since `mark`, as an array of exactly their count (popped) */
   protected popFrom<T>(mark: number): T[] {
-    const items = this.stack.slice(mark) as T[];
-    this.stack.length = mark;
+    const items = this.stack.slice(mark, this.top) as T[];
+    this.top = mark;
     return items;
   }
 
   /** `X (, X)*` where `item` reads an X (a `,` always continues the list) */
   protected commaList<T>(item: () => T): T[] {
-    const mark = this.stack.length;
-    this.stack.push(item());
+    const mark = this.mark();
+    this.push(item());
     while (this.la() === COMMA) {
       this.pos++;
-      this.stack.push(item());
+      this.push(item());
     }
     return this.popFrom(mark);
   }
@@ -196,11 +214,11 @@ export class ExprBuilder {
         const args = this.args();
         e = n.methodCall(start, e, method, args, this.argsRange);
       } else {
-        const mark = this.stack.length;
-        this.stack.push(this.indexItem());
+        const mark = this.mark();
+        this.push(this.indexItem());
         while (this.la() === COMMA && (flags[this.la2()] & INDEX_START) !== 0) {
           this.pos++;
-          this.stack.push(this.indexItem());
+          this.push(this.indexItem());
         }
         if (this.la() === COMMA) this.pos++;
         this.take(RBRACKET);
@@ -241,9 +259,9 @@ export class ExprBuilder {
         step = this.expr();
       }
       // items after a range are parsed (and their diagnostics reported) but not kept, as lower.ts does
-      const mark = this.stack.length;
+      const mark = this.mark();
       this.moreItems();
-      this.stack.length = mark;
+      this.top = mark;
       this.take(RPAREN);
       return n.rangeExpr(this.from(at), first, stop, step);
     }
@@ -251,8 +269,8 @@ export class ExprBuilder {
       this.take(RPAREN);
       return first;
     }
-    const mark = this.stack.length;
-    this.stack.push(first);
+    const mark = this.mark();
+    this.push(first);
     this.moreItems();
     this.take(RPAREN);
     return n.tuple(this.from(at), this.popFrom(mark));
@@ -262,7 +280,7 @@ export class ExprBuilder {
   protected moreItems(): void {
     while (this.la() === COMMA && (flags[this.la2()] & EXPR_START) !== 0) {
       this.pos++;
-      this.stack.push(this.expr());
+      this.push(this.expr());
     }
     if (this.la() === COMMA) this.pos++;
   }
@@ -286,8 +304,8 @@ export class ExprBuilder {
   /** `[EXPR (, EXPR)* [,]]` inside brackets or an argument list */
   protected items(): ast.Expr[] {
     if ((flags[this.la()] & EXPR_START) === 0) return [];
-    const mark = this.stack.length;
-    this.stack.push(this.expr());
+    const mark = this.mark();
+    this.push(this.expr());
     this.moreItems();
     return this.popFrom(mark);
   }

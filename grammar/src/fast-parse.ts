@@ -53,6 +53,8 @@ export function fastParse<R extends FastRule>(rule: R, tokens: IToken[], s: numb
     }
     if (p.pos === e) return r as FastResults[R];
   } catch (err) {
+    // (an internal failure, a stack overflow, reaches parse.ts with nothing of the piece reported)
+    diagnostics.length = mark;
     if (err !== GIVE_UP) throw err;
   } finally {
     p.done();

@@ -95,7 +95,7 @@ export class ChunkedParser {
     for (let k = 0; k < texts.length; k++) {
       let old: Chunk | undefined;
       if (from[k] !== undefined) old = this.prev[from[k]!];
-      else if ((old = this.spare.get(texts[k]))) this.spare.delete(texts[k]); // each object in one place
+      else if (this.spare.size > 0 && (old = this.spare.get(texts[k]))) this.spare.delete(texts[k]); // each object in one place (no text hashed when none is spare)
       const line = chunkLines[k];
       if (old && (old.line === line || old.diagnostics.length === 0)) chunks.push(old);
       else {
@@ -109,8 +109,9 @@ export class ChunkedParser {
       if (from[k] === undefined) fresh.push(chunks[k]);
     }
     this.spare.clear();
+    // (indexed loops: this runs once per parse, so at open in code not yet compiled, where for-of is slow)
     let count = 0;
-    for (const c of chunks) count += c.diagnostics.length;
+    for (let k = 0; k < chunks.length; k++) count += chunks[k].diagnostics.length;
     if (count > MAX_DIAGNOSTICS) {
       // the whole-file parse caps the list: give exactly its result, and start afresh next time
       this.prev = [];
@@ -130,10 +131,11 @@ export class ChunkedParser {
     const decls: ast.Decl[] = [];
     const comments: ast.Comment[] = [];
     const diagnostics: Diagnostic[] = [];
-    for (const c of chunks) {
-      for (const d of c.decls) decls.push(d);
-      for (const x of c.comments) comments.push(x);
-      for (const x of c.diagnostics) diagnostics.push(x);
+    for (let k = 0; k < chunks.length; k++) {
+      const c = chunks[k];
+      for (let i = 0; i < c.decls.length; i++) decls.push(c.decls[i]);
+      for (let i = 0; i < c.comments.length; i++) comments.push(c.comments[i]);
+      for (let i = 0; i < c.diagnostics.length; i++) diagnostics.push(c.diagnostics[i]);
     }
     const result: ChunkedParse = {
       file: { kind: 'File', range: { start: 0, end: text.length }, decls, comments },
