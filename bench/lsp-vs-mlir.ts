@@ -14,7 +14,8 @@
 // - hover right after an edit (the first request on the new version), hover the first time at a
 //   spot and repeated at it (p50 / p95), completion (p50 / p95; the client declares the completion-list item
 //   defaults that VS Code declares, so our server sends the edit range once per list);
-// - RSS after the run and its peak (VmHWM), per server.
+// - RSS after the run, 2 s later (idle: what a server keeps between a user's edits), and its peak
+//   (VmHWM), per server.
 // A request's position is computed before its clock starts (the client's TextDocument over the
 // whole text: about 1 ms at 10,000 lines, client-side work); its answer's parsing is counted.
 // Every row carries the ratio ours / MLIR. `node --import tsx bench/lsp-vs-mlir.ts [sizes...]`
@@ -45,6 +46,8 @@ const TICK_MS = 1000 / Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf
 const edits = (lines: number) => (lines <= 2000 ? 30 : lines <= 10_000 ? 16 : 10);
 const WARMUP_EDITS = 4;
 const HOVER_SPOTS = 12;
+/** How long after the run the idle RSS is read. */
+const IDLE_RSS_MS = 2000;
 
 function round(x: number): number {
   return Math.round(x * 100) / 100;
@@ -257,6 +260,7 @@ interface Side {
   hoverRepeated: Dist;
   completion: Dist;
   rssMb: number;
+  idleRssMb: number;
   peakRssMb: number;
 }
 
@@ -402,6 +406,12 @@ async function measure(lines: number, mlirAvailable: boolean): Promise<{ lines: 
     for (const s of sides) {
       const st = s.stat();
       rec(s).rssMb = st.rssMb;
+    }
+    // idle: our server collects its heaps once idle (lsp/heap.ts: 1 s on the main thread, 0.5 s in the worker)
+    await new Promise((r) => setTimeout(r, IDLE_RSS_MS));
+    for (const s of sides) {
+      const st = s.stat();
+      rec(s).idleRssMb = st.rssMb;
       rec(s).peakRssMb = st.peakMb;
     }
   } finally {
@@ -445,6 +455,7 @@ async function main(): Promise<void> {
     ['didOpen → complete diagnostics (ms)', (s) => s.openCompleteMs],
     ['initialize → result (ms)', (s) => s.initializeMs],
     ['RSS after the run (MB)', (s) => s.rssMb],
+    [`RSS ${IDLE_RSS_MS / 1000} s after the run, idle (MB)`, (s) => s.idleRssMb],
     ['peak RSS (MB)', (s) => s.peakRssMb],
   ];
   let md = `| metric | ${runs.map((r) => `${r.lines.toLocaleString('en')} lines: ours / MLIR / ratio`).join(' | ')} |\n|---|${runs.map(() => '---|').join('')}\n`;

@@ -39,6 +39,8 @@ export function duplicate(lines: LineIndex, ident: ast.Ident, first: Definition)
 }
 
 const NONE: readonly Definition[] = Object.freeze([]);
+/** locals of one declaration found by a scan of the list up to this many (by a map beyond) */
+const SMALL_SCOPE = 16;
 const NO_DIAGNOSTICS: readonly Diagnostic[] = Object.freeze([]);
 const NO_USES: readonly (NameUse | Definition)[] = Object.freeze([]);
 
@@ -48,18 +50,30 @@ const NO_USES: readonly (NameUse | Definition)[] = Object.freeze([]);
  * emptied after each) and is copied into its unit at exactly its size: no map per declaration.
  */
 export class DeclResolver {
-  /** the uses and their definitions, interleaved */
+  /**
+   * the uses and their definitions, interleaved: the first `nUses` entries (scratch lists keep their
+   * size from one declaration to the next: emptying one would free its storage, regrown for each)
+   */
   private readonly uses: (NameUse | Definition)[] = [];
+  private nUses = 0;
   /** are `uses` in source order (they are, in the order the walk visits them, unless a construct says otherwise) */
   private sorted = true;
   private lastStart = -1;
+  /** the locals and free symbols made: the first `nDefs` */
   private readonly defs: Definition[] = [];
+  private nDefs = 0;
   private readonly reports: Diagnostic[] = [];
   private used = 0;
   private suggestions = 0;
   private d!: ast.Decl;
-  /** the local scopes, innermost last */
-  private locals: Map<string, Definition>[] = [];
+  /**
+   * the locals visible here: the first `nVis` (a declaration's scope is one list: a perm's body or
+   * inverse, a kernel's bindings, a schedule's step results); a name's last one is the one seen (a
+   * step result may be re-bound); beyond `SMALL_SCOPE` of them they are found through `big`
+   */
+  private readonly vis: Definition[] = [];
+  private nVis = 0;
+  private big?: Map<string, Definition>;
   /** the free index symbols by name (made on first need) */
   private free?: Map<string, Definition>;
   /** names declared in the declaration but not visible here (a perm's indices in its inverse) */
@@ -85,18 +99,19 @@ export class DeclResolver {
     this.used = 0;
     this.sorted = true;
     this.lastStart = -1;
-    this.locals = [];
+    this.nVis = 0;
+    this.big = undefined;
     this.free = undefined;
     this.hidden = undefined;
     this.resolveDecl(d);
-    const uses = this.uses.length ? (this.sorted ? this.uses.slice() : bySource(this.uses)) : NO_USES;
+    const uses = this.nUses ? (this.sorted ? this.uses.slice(0, this.nUses) : bySource(this.uses.slice(0, this.nUses))) : NO_USES;
     const unit: Unit = {
-      decl: d, tops, uses, definitions: this.defs.length ? this.defs.slice() : NONE,
+      decl: d, tops, uses, definitions: this.nDefs ? this.defs.slice(0, this.nDefs) : NONE,
       diagnostics: this.reports.length ? this.reports.slice() : NO_DIAGNOSTICS, suggestions: this.used,
     };
-    this.uses.length = 0;
-    this.defs.length = 0;
-    this.reports.length = 0;
+    this.nUses = 0;
+    this.nDefs = 0;
+    if (this.reports.length) this.reports.length = 0;
     return unit;
   }
 
@@ -108,30 +123,54 @@ export class DeclResolver {
     const s = node.range.start;
     if (s < this.lastStart) this.sorted = false;
     this.lastStart = s;
-    this.uses.push(node, def);
+    this.uses[this.nUses++] = node;
+    this.uses[this.nUses++] = def;
   }
 
   /** the local `ident` declares (this run's) */
   private localOf(ident: ast.Ident): Definition | undefined {
-    for (const def of this.defs) if (def.ident === ident) return def;
+    for (let k = 0; k < this.nDefs; k++) if (this.defs[k].ident === ident) return this.defs[k];
     return undefined;
   }
 
-  /** declares a local in the innermost scope map */
-  private declareLocal(scope: Map<string, Definition>, ident: ast.Ident, kind: SymbolKind, decl: ast.Decl, rebind = false): void {
+  /** the visible local named `name` */
+  private local(name: string): Definition | undefined {
+    if (this.big) return this.big.get(name);
+    for (let k = this.nVis - 1; k >= 0; k--) if (this.vis[k].name === name) return this.vis[k];
+    return undefined;
+  }
+
+  /** `def` becomes visible */
+  private show(def: Definition): void {
+    this.vis[this.nVis++] = def;
+    if (this.big) this.big.set(def.name, def);
+    else if (this.nVis > SMALL_SCOPE) {
+      this.big = new Map();
+      for (let k = 0; k < this.nVis; k++) this.big.set(this.vis[k].name, this.vis[k]);
+    }
+  }
+
+  /** the scope is emptied */
+  private hideAll(): void {
+    this.nVis = 0;
+    this.big = undefined;
+  }
+
+  /** declares a local in the scope */
+  private declareLocal(ident: ast.Ident, kind: SymbolKind, decl: ast.Decl, rebind = false): void {
     const def: Definition = { name: ident.name, kind, ident, decl };
-    this.defs.push(def);
+    this.defs[this.nDefs++] = def;
     const r = reserved(ident);
     if (r) {
       this.report(r);
       return;
     }
-    const first = scope.get(ident.name);
+    const first = this.local(ident.name);
     if (first && !rebind) {
       this.report(duplicate(this.lines, ident, first));
       return;
     }
-    scope.set(ident.name, def);
+    this.show(def);
   }
 
   // -------------------------------------------------------------- uses
@@ -139,7 +178,8 @@ export class DeclResolver {
   private resolveDecl(d: ast.Decl): void {
     switch (d.kind) {
       case 'Param':
-        for (const item of d.items) {
+        for (let k = 0; k < d.items.length; k++) {
+          const item = d.items[k];
           this.expr(item.value, false);
           if (item.candidates) this.expr(item.candidates, false);
         }
@@ -150,58 +190,61 @@ export class DeclResolver {
       case 'Layout':
         this.expr(d.value, false);
         // facts may name free index symbols (`where tid < T * T`)
-        if (d.where) for (const f of d.where.facts) this.expr(f, true);
+        if (d.where) this.exprs(d.where.facts, true);
         break;
       case 'Assume':
-        for (const f of d.facts) this.expr(f, true);
+        this.exprs(d.facts, true);
         break;
       case 'Linear':
         // `operand=acc` names a word, not a declaration
         for (const a of d.args) if (!(a.name.name === 'operand' && a.value.kind === 'Name')) this.expr(a.value, false);
         break;
       case 'Perm': {
-        const body = new Map<string, Definition>();
-        for (const p of d.params) this.declareLocal(body, p, 'permParam', d);
-        for (const i of d.indices) this.declareLocal(body, i, 'permIndex', d);
-        this.locals = [body];
+        for (const p of d.params) this.declareLocal(p, 'permParam', d);
+        for (const i of d.indices) this.declareLocal(i, 'permIndex', d);
         this.expr(d.body, false);
         if (d.inverse) {
-          const inv = new Map<string, Definition>();
+          // the params seen in the body (not a duplicate or reserved name) are seen in the inverse
+          const seen: Definition[] = [];
           for (const p of d.params) {
             const def = this.localOf(p);
-            if (def && body.get(p.name) === def) inv.set(p.name, def);
+            if (def && this.local(p.name) === def) seen.push(def);
           }
-          this.declareLocal(inv, d.inverse.arg, 'inverseArg', d);
-          this.locals = [inv];
+          this.hideAll();
+          for (const def of seen) this.show(def);
+          this.declareLocal(d.inverse.arg, 'inverseArg', d);
           this.hidden = new Map(d.indices.map((i) => [i.name, `'${i.name}' is an index of the perm, not visible in its inverse: the inverse computes the indices from '${d.inverse!.arg.name}'`]));
-          for (const r of d.inverse.results) this.expr(r, false);
+          this.exprs(d.inverse.results, false);
         }
         break;
       }
       case 'Kernel': {
-        const names = new Map<string, Definition>();
-        this.locals = [names];
-        if (d.where) for (const f of d.where.facts) this.expr(f, true);
-        for (const b of d.bindings) {
+        if (d.where) this.exprs(d.where.facts, true);
+        for (let k = 0; k < d.bindings.length; k++) {
+          const b = d.bindings[k];
           this.expr(b.value, false);
-          for (const n of b.names) this.declareLocal(names, n, 'binding', d);
+          for (let i = 0; i < b.names.length; i++) this.declareLocal(b.names[i], 'binding', d);
         }
         break;
       }
       case 'Schedule': {
-        if (d.op) for (const a of d.op.args) this.expr(a, false);
-        const results = new Map<string, Definition>();
-        this.locals = [results];
-        for (const st of d.steps) {
+        if (d.op) this.exprs(d.op.args, false);
+        for (let k = 0; k < d.steps.length; k++) {
+          const st = d.steps[k];
           const prim = primitiveDefs.get(st.primitive.name);
           if (prim) this.bind(st.primitive, prim);
           else this.unknownPrimitive(st.primitive);
-          for (const a of st.args) this.expr(a, false);
-          if (st.result) this.declareLocal(results, st.result, 'stepResult', d, true);
+          this.exprs(st.args, false);
+          if (st.result) this.declareLocal(st.result, 'stepResult', d, true);
         }
         break;
       }
     }
+  }
+
+  /** (indexed loops: no iterator objects in code that runs cold, at open) */
+  private exprs(es: readonly ast.Expr[], free: boolean): void {
+    for (let k = 0; k < es.length; k++) this.expr(es[k], free);
   }
 
   /** `free`: inside an index list or the arguments of `.inv`/`.apply`, where unknown names are index symbols */
@@ -214,17 +257,17 @@ export class DeclResolver {
       case 'If': this.expr(e.cond, free); this.expr(e.then, free); this.expr(e.else, free); break;
       case 'Call':
         this.use(e.callee, false);
-        for (const a of e.args) this.expr(a, free);
+        this.exprs(e.args, free);
         break;
       case 'MethodCall': {
         this.expr(e.receiver, free);
-        const q = free || queryMethods.has(e.method.name);
-        for (const a of e.args) this.expr(a, q);
+        this.exprs(e.args, free || queryMethods.has(e.method.name));
         break;
       }
       case 'Index':
         this.expr(e.receiver, free);
-        for (const i of e.indices) {
+        for (let k = 0; k < e.indices.length; k++) {
+          const i = e.indices[k];
           if (i.kind === 'Slice') {
             if (i.start) this.expr(i.start, true);
             if (i.stop) this.expr(i.stop, true);
@@ -238,7 +281,7 @@ export class DeclResolver {
         if (e.step) this.expr(e.step, free);
         break;
       case 'List': case 'Tuple':
-        for (const i of e.items) this.expr(i, free);
+        this.exprs(e.items, free);
         break;
       case 'Error':
         if (e.partial) this.expr(e.partial, free);
@@ -248,8 +291,8 @@ export class DeclResolver {
 
   private use(node: NameUse, free: boolean): void {
     const name = node.name;
-    for (let k = this.locals.length - 1; k >= 0; k--) {
-      const def = this.locals[k].get(name);
+    if (this.nVis) {
+      const def = this.local(name);
       if (def) { this.bind(node, def); return; }
     }
     const g = this.globals.get(name);
@@ -283,7 +326,7 @@ export class DeclResolver {
       if (!def) {
         def = { name, kind: 'free', decl: this.d };
         (this.free ??= new Map()).set(name, def);
-        this.defs.push(def);
+        this.defs[this.nDefs++] = def;
       }
       this.bind(node, def);
       return;
@@ -299,7 +342,7 @@ export class DeclResolver {
     this.used++;
     if (this.suggestions++ < MAX_SUGGESTIONS) {
       const candidates: string[] = [...builtinDefs.keys()];
-      for (const m of this.locals) for (const k of m.keys()) candidates.push(k);
+      for (let k = 0; k < this.nVis; k++) candidates.push(this.vis[k].name);
       for (const [k, v] of this.inOrder()) if (node.range.start >= v.own.end) candidates.push(k);
       s = suggest(name, candidates);
     }

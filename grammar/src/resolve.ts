@@ -290,14 +290,12 @@ function run(file: ast.File, lines: LineIndex, cache: ResolveCache): Resolution 
     for (let j = 0; j < n; j++) {
       redo[j] = 1;
       const tops = (made[j] = makeTops(decls[j]));
-      for (const t of tops) {
+      for (let k = 0; k < tops.length; k++) {
+        const t = tops[k];
         const name = t.def.name;
         if (!cache.declarers.has(name)) {
           cache.declarers.set(name, t);
-          if (!builtinDefs.has(name)) {
-            cache.table.set(name, t);
-            cache.unused.add(t.def);
-          }
+          if (!builtinDefs.has(name)) cache.table.set(name, t);
         } else {
           addDeclarer(cache, t);
           if (!builtinDefs.has(name)) cache.duplicated.add(name);
@@ -350,6 +348,12 @@ function run(file: ast.File, lines: LineIndex, cache: ResolveCache): Resolution 
     suggestions += u.suggestions;
     join(cache, u);
     units[j] = u;
+  }
+  // the first version's unused definitions, once its uses are counted (not each one added, then most taken out)
+  if (prev.length === 0) {
+    cache.table.forEach((t) => {
+      if (t.uses === 0) cache.unused.add(t.def);
+    });
   }
   cache.decls = decls;
   cache.units = units;

@@ -171,3 +171,26 @@ test('uses that the walk meets out of source order are still found, listed and i
   assert.deepEqual(r.references(r.globals.get('N')!), [n]);
   assert.equal(r.isUsed(r.globals.get('M')!), true);
 });
+
+test('a declaration with many locals: each use sees the latest visible one, duplicates reported, as with few', () => {
+  // past a few locals a declaration's scope is found through a map instead of a scan: the same answers
+  for (const n of [3, 40]) {
+    const bindings = Array.from({ length: n }, (_, k) => `  b${k} = ${k ? `b${k - 1} + 1` : '1'}`).join('\n');
+    const steps = Array.from({ length: n }, () => '  mm = tile(mm, [1])').join('\n');
+    const text = `kernel k target cuda builtin nw_antidiag {\n${bindings}\n  b1 = 2\n  expr = b${n - 1} + b1\n}\n` +
+      `schedule s for linalg.matmul(1, 2, 3) on sm_80 {\n  mm = findOp("linalg.matmul")\n${steps}\n  vectorize()\n}\n`;
+    const { file, r, diags } = run(text);
+    assert.deepEqual(diags.map((d) => d.replace(/^\S+ /, '')), [`name/duplicate: 'b1' is already declared at 3:3`], String(n));
+    const k = file.decls[0] as ast.KernelDecl;
+    for (let j = 1; j < n; j++) {
+      const use = (k.bindings[j].value as ast.Binary).left as ast.NameRef;
+      assert.equal(r.refs.get(use), r.declarations.get(k.bindings[j - 1].names[0]), `b${j} uses b${j - 1}`);
+    }
+    const last = k.bindings[n + 1].value as ast.Binary;
+    assert.equal(r.refs.get(last.left as ast.NameRef), r.declarations.get(k.bindings[n - 1].names[0]));
+    assert.equal(r.refs.get(last.right as ast.NameRef), r.declarations.get(k.bindings[1].names[0]), 'the first b1 (the second is a duplicate)');
+    const s = file.decls[1] as ast.ScheduleDecl;
+    for (let j = 1; j <= n; j++) assert.equal(r.refs.get(s.steps[j].args[0] as ast.NameRef), r.declarations.get(s.steps[j - 1].result!), `step ${j}`);
+    assert.equal(r.symbolAt(s.steps[n].args[0].range.start)?.definition, r.declarations.get(s.steps[n - 1].result!));
+  }
+});

@@ -54,10 +54,11 @@ test("the main thread's young generation is sized to MAIN_SEMI_SPACE_MB and stay
   assert.equal(newSpaces(false).main, 32);
 });
 
-test('IdleCompaction compacts once idle for its delay, the first time and then only after the heap grew by a quarter and 4 MB', async () => {
+test('IdleCompaction compacts once idle for its delay, the first time and then only after the heap grew by its bounds (here a quarter and 4 MB)', async () => {
   let committed = 100 * 2 ** 20;
   const calls: number[] = [];
-  const c = new IdleCompaction(() => { calls.push(committed); committed = 60 * 2 ** 20; }, 20, () => committed);
+  const quarter = { factor: 1.25, minBytes: 4 * 2 ** 20 };
+  const c = new IdleCompaction(() => { calls.push(committed); committed = 60 * 2 ** 20; }, 20, () => committed, quarter);
   const idleFor = (ms: number) => new Promise((r) => setTimeout(r, ms));
   c.idle();
   await idleFor(5);
@@ -81,7 +82,7 @@ test('IdleCompaction compacts once idle for its delay, the first time and then o
   assert.equal(c.compactIfGrown(true), true); // after a whole-file analysis: whatever the size
   assert.equal(c.count, 3);
   committed = 0;
-  const small = new IdleCompaction(() => undefined, 20, () => committed);
+  const small = new IdleCompaction(() => undefined, 20, () => committed, quarter);
   committed = 8 * 2 ** 20;
   assert.equal(small.compactIfGrown(), true);
   committed = 11 * 2 ** 20; // +37%, but less than 4 MB
@@ -116,10 +117,10 @@ test('the compacting collection gives back the pages that a plain one leaves spa
   assert.ok(m.compacted < 1.5 * m.used + 2 ** 20, `compacted: ${m.compacted} bytes for ${m.used} used`);
 });
 
-test("the main thread's idle collection: after 4 MB of growth, however large the heap", () => {
+for (const [who, bounds] of [['main thread', MAIN_COLLECT_BOUNDS], ['worker', undefined]] as const) test(`the ${who}'s idle collection: after 4 MB of growth, however large the heap`, () => {
   let committed = 100 * 2 ** 20;
   let calls = 0;
-  const c = new IdleCompaction(() => { calls++; }, 20, () => committed, MAIN_COLLECT_BOUNDS);
+  const c = new IdleCompaction(() => { calls++; }, 20, () => committed, bounds);
   assert.equal(c.compactIfGrown(), true); // the first time
   committed += 4 * 2 ** 20; // 4 MB: not more
   assert.equal(c.compactIfGrown(), false);
