@@ -80,6 +80,20 @@ for (const k of t.keywordTokens) {
   const first = t.allTokens.find((x) => t.keywordTokens.includes(x) && word.startsWith((x.PATTERN as RegExp).source));
   if (first === k) keywordOf.set(word, k);
 }
+/** the keywords by their first code unit, to find the one a word is with no string made for it */
+const keywordsByFirst: [string, TokenType][][] = [];
+for (const [word, k] of keywordOf) (keywordsByFirst[word.charCodeAt(0)] ??= []).push([word, k]);
+
+/** the keyword (its own string and type) that `text[start, end)` is, if any */
+function keywordAt(text: string, start: number, end: number): [string, TokenType] | undefined {
+  const list = keywordsByFirst[text.charCodeAt(start)];
+  if (list === undefined) return undefined;
+  for (let k = 0; k < list.length; k++) {
+    const kw = list[k];
+    if (kw[0].length === end - start && text.startsWith(kw[0], start)) return kw;
+  }
+  return undefined;
+}
 
 const HASH = 35;
 const QUOTE = 34;
@@ -161,8 +175,9 @@ export function lex(text: string, base = 0, pool?: TokenPool): LexResult {
         if (d >= 128 || (ascii[d] & WORD) === 0) break;
         i++;
       }
-      const image = text.substring(start, i);
-      put(tokens, pool, image, base + start, keywordOf.get(image) ?? t.Ident);
+      const kw = keywordAt(text, start, i);
+      if (kw !== undefined) put(tokens, pool, kw[0], base + start, kw[1]);
+      else put(tokens, pool, text.substring(start, i), base + start, t.Ident);
     } else if (cls === DIGIT) {
       i = wordEnd(text, i + 1);
       // `(?:\.[0-9][0-9A-Za-z_]*)?`
