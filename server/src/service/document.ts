@@ -37,7 +37,8 @@ export interface Parser {
  * where it is still exactly valid (name resolution per declaration, elaborated models per declaration).
  */
 export class DocumentHistory {
-  readonly resolveCache = new ResolveCache();
+  /** (its lookers index made at once: hovers count a name's uses through it) */
+  readonly resolveCache = new ResolveCache(true);
   /** per declaration: its last elaborated model and what it was built from (elaboration.ts) */
   readonly models = new WeakMap<ast.Decl, unknown>();
 }
