@@ -46,8 +46,8 @@ const NO_USES: readonly (NameUse | Definition)[] = Object.freeze([]);
 
 /**
  * Resolves the uses and locals of declarations (one at a time) against the file's top-level names.
- * What one declaration's resolution collects goes into scratch lists shared by every run (made once,
- * emptied after each) and is copied into its unit at exactly its size: no map per declaration.
+ * What one declaration's resolution collects goes into scratch lists shared by every run (their storage
+ * kept, their counts reset after each) and is copied into its unit at exactly its size: no map per declaration.
  */
 export class DeclResolver {
   /**
