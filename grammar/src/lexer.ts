@@ -203,9 +203,12 @@ export function lex(text: string, base = 0, pool?: TokenPool): LexResult {
       }
       comments.push(token(text.substring(start, i), base + start, t.Comment));
     } else if (c === QUOTE) {
-      // `"(?:[^"\\\n\r]|\\[^\n\r])*"`, else `"(?:[^"\\\n\r]|\\[^\n\r]?)*` (unterminated)
+      // `"(?:[^"\\\n\r]|\\[^\n\r])*"`, else (unterminated) as much of `"(?:[^"\\\n\r]|\\[^\n\r]?)*`
+      // as does not end with white space (`kept`: after the last character or escape that is not; the
+      // backslash of an escaped white space character)
       i++;
       let closed = false;
+      let kept = i;
       while (i < n) {
         const d = text.charCodeAt(i);
         if (d === QUOTE) { closed = true; i++; break; }
@@ -213,9 +216,14 @@ export function lex(text: string, base = 0, pool?: TokenPool): LexResult {
         if (d === BACKSLASH) {
           const e = text.charCodeAt(i + 1);
           if (i + 1 < n && e !== LF && e !== CR) i += 2;
-          else { i++; break; }
-        } else i++;
+          else { i++; kept = i; break; }
+          kept = isSpace(e) ? i - 1 : i; // an escaped white space character: up to the backslash
+        } else {
+          i++;
+          if (!isSpace(d)) kept = i;
+        }
       }
+      if (!closed) i = kept;
       put(tokens, pool, text.substring(start, i), base + start, closed ? t.StringTok : t.UnterminatedString);
       if (!closed) {
         diagnostics.push({ code: 'lex/unterminated-string', severity: 'error', message: 'unterminated string', range: { start: base + start, end: base + i } });

@@ -33,10 +33,13 @@ export const StringTok = createToken({
   pattern: /"(?:[^"\\\n\r]|\\[^\n\r])*"/,
   categories: [StringLike],
 });
-/** a string that reaches the end of its line; reported as `lex/unterminated-string` */
+/**
+ * a string that reaches the end of its line, without the white space it ends with (white space
+ * between tokens, as after any other); reported as `lex/unterminated-string`
+ */
 export const UnterminatedString = createToken({
   name: 'UnterminatedString',
-  pattern: /"(?:[^"\\\n\r]|\\[^\n\r]?)*/,
+  pattern: /"(?:(?:[^"\\\n\r]|\\[^\n\r]?)*(?:[^"\\\s]|\\\S?))?/,
   categories: [StringLike],
 });
 
