@@ -539,3 +539,15 @@ test('a cancelled analysis keeps the declarations it finished; the next run does
     if (after >= 300) assert.ok(r.stats.rechecked < r.stats.decls, `kept some of ${r.stats.decls}: re-checked ${r.stats.rechecked}`);
   }
 });
+
+test('a change of every line of a file with 150,000 declarations: the chunked parse gives each chunk its line (no argument list as long as the file)', () => {
+  const n = 150_000;
+  const before = Array.from({ length: n }, (_, i) => `param P${i} = ${i}`).join('\n') + '\n';
+  const after = '# moved\n' + Array.from({ length: n }, (_, i) => `param P${i} = ${i + 1}`).join('\n') + '\n';
+  const p = new ChunkedParser();
+  p.parse(before);
+  const r = p.parse(after);
+  assert.equal(r.chunks?.length, n + 1);
+  assert.deepEqual([r.chunkLines![0], r.chunkLines![1], r.chunkLines![n]], [0, 1, n]);
+  assert.equal(r.file.decls.length, n);
+});

@@ -197,7 +197,7 @@ export class ChunkedParser {
       const starts = chunkStarts(text);
       const texts = starts.map((s, k) => text.slice(s, k + 1 < starts.length ? starts[k + 1] : text.length));
       const lines = new LineIndex(text);
-      return { lines, starts, chunkLines: linesOf(starts, 0, starts.length, lines.lineStarts(), 0), texts, from: matchChunks(prev.map((c) => c.text), texts) };
+      return { lines, starts, chunkLines: linesOf(starts, 0, starts.length, lines.lineStarts(), 0, []), texts, from: matchChunks(prev.map((c) => c.text), texts) };
     }
     // the common prefix and suffix, in characters (not overlapping)
     const most = Math.min(old.length, text.length);
@@ -252,18 +252,17 @@ export class ChunkedParser {
     const lineDelta = lineStarts.length - oldStarts.length;
     const mid = starts.length - (prev.length - b);
     const chunkLines = this.prevChunkLines.slice(0, a);
-    if (mid > a) chunkLines.push(...linesOf(starts, a, mid, lineStarts, firstAbove(lineStarts, starts[a]) - 1));
+    if (mid > a) linesOf(starts, a, mid, lineStarts, firstAbove(lineStarts, starts[a]) - 1, chunkLines);
     for (let k = b; k < prev.length; k++) chunkLines.push(this.prevChunkLines[k] + lineDelta);
     return { lines: new LineIndex(text, lineStarts), starts, chunkLines, texts, from };
   }
 }
 
 /**
- * The line each of `starts[from, to)` (sorted offsets, each a line start) starts on: a walk over
- * `lineStarts` from `line`, the line of `starts[from]` or one before it.
+ * Appends to `out` the line each of `starts[from, to)` (sorted offsets, each a line start) starts
+ * on: a walk over `lineStarts` from `line`, the line of `starts[from]` or one before it.
  */
-function linesOf(starts: readonly number[], from: number, to: number, lineStarts: readonly number[], line: number): number[] {
-  const out: number[] = [];
+function linesOf(starts: readonly number[], from: number, to: number, lineStarts: readonly number[], line: number, out: number[]): number[] {
   for (let k = from; k < to; k++) {
     while (line + 1 < lineStarts.length && lineStarts[line + 1] <= starts[k]) line++;
     out.push(line);
