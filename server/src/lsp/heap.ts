@@ -26,7 +26,8 @@
 // it is 1 at every load: the build's, the main thread's, and the worker's, which sets it again (an
 // isolate's set-up resets a factor below 2 to 2). In the moment between that reset and the worker's
 // own setting, the main thread's warm-up can still grow its semi-spaces one step (to 8 MB: seen in
-// one benchmark start of about ten).
+// one benchmark start of about ten), and a reset while the sizing runs can leave them one step short
+// (2 MB: seen once in a test under load).
 //
 // The worker's old generation keeps the size it reached while it opened a file (the whole-file
 // analysis's transient data), and V8 collects it again only when it reaches a limit computed from
