@@ -68,14 +68,24 @@ export function chunkStarts(text: string): number[] {
   return out;
 }
 
+/** A parse by chunks: what the next parse compares with. */
+type ChunkedResult = ChunkedParse & { chunks: Chunk[]; starts: number[]; chunkLines: number[] };
+
+const NO_CHUNKS: readonly Chunk[] = Object.freeze([]);
+
 export class ChunkedParser {
-  private prev: Chunk[] = [];
+  /**
+   * the last parse by chunks (none after a whole-file parse or `reset`): its chunks, their starts
+   * and lines in that version (the chunks may have been claimed elsewhere since), its line index
+   * and text (what `cut` compares with)
+   */
+  private last?: ChunkedResult;
   /** chunks parsed by a call that was stopped, by text: the next call re-uses them */
   private spare = new Map<string, Chunk>();
 
   /** the chunks of the previous call (what the next call compares with) */
   get previous(): readonly Chunk[] {
-    return this.prev;
+    return this.last?.chunks ?? NO_CHUNKS;
   }
 
   /**
@@ -94,7 +104,7 @@ export class ChunkedParser {
     let parsed = 0;
     for (let k = 0; k < texts.length; k++) {
       let old: Chunk | undefined;
-      if (from[k] !== undefined) old = this.prev[from[k]!];
+      if (from[k] !== undefined) old = this.last!.chunks[from[k]!];
       else if (this.spare.size > 0 && (old = this.spare.get(texts[k]))) this.spare.delete(texts[k]); // each object in one place (no text hashed when none is spare)
       const line = chunkLines[k];
       if (old && (old.line === line || old.diagnostics.length === 0)) chunks.push(old);
@@ -114,20 +124,13 @@ export class ChunkedParser {
     for (let k = 0; k < chunks.length; k++) count += chunks[k].diagnostics.length;
     if (count > MAX_DIAGNOSTICS) {
       // the whole-file parse caps the list: give exactly its result, and start afresh next time
-      this.prev = [];
-      this.prevStarts = [];
-      this.prevChunkLines = [];
+      this.last = undefined;
       this.owner = undefined;
       const p = parse(text);
       return { file: p.file, diagnostics: p.diagnostics, lines, parsed: starts.length };
     }
     // nothing can stop the call from here: the kept chunks move to their places
     for (let k = 0; k < chunks.length; k++) place(chunks[k], starts[k], chunkLines[k]);
-    this.prev = chunks;
-    this.prevStarts = starts;
-    this.prevChunkLines = chunkLines;
-    this.prevText = text;
-    this.prevLines = lines;
     const decls: ast.Decl[] = [];
     const comments: ast.Comment[] = [];
     const diagnostics: Diagnostic[] = [];
@@ -137,7 +140,7 @@ export class ChunkedParser {
       for (let i = 0; i < c.comments.length; i++) comments.push(c.comments[i]);
       for (let i = 0; i < c.diagnostics.length; i++) diagnostics.push(c.diagnostics[i]);
     }
-    const result: ChunkedParse = {
+    const result: ChunkedResult = {
       file: { kind: 'File', range: { start: 0, end: text.length }, decls, comments },
       diagnostics,
       lines,
@@ -147,6 +150,7 @@ export class ChunkedParser {
       starts,
       chunkLines,
     };
+    this.last = result;
     this.owner = result;
     return result;
   }
@@ -168,20 +172,10 @@ export class ChunkedParser {
 
   /** Forgets the previous version (the next parse parses every chunk). */
   reset(): void {
-    this.prev = [];
-    this.prevStarts = [];
-    this.prevChunkLines = [];
+    this.last = undefined;
     this.owner = undefined;
-    this.prevText = undefined;
-    this.prevLines = undefined;
     this.spare.clear();
   }
-
-  /** the previous version's text, chunk starts (its chunks may have been claimed elsewhere since) and line index (what `cut` compares with) */
-  private prevText?: string;
-  private prevStarts: readonly number[] = [];
-  private prevChunkLines: readonly number[] = [];
-  private prevLines?: LineIndex;
 
   /**
    * The text's line index, chunk starts, the lines they start on and texts, and for each chunk the
@@ -190,15 +184,16 @@ export class ChunkedParser {
    * file of any length.
    */
   private cut(text: string): { lines: LineIndex; starts: number[]; chunkLines: number[]; texts: string[]; from: (number | undefined)[] } {
-    const prev = this.prev;
-    const at = this.prevStarts;
-    const old = this.prevText;
-    if (old === undefined || !this.prevLines || prev.length === 0) {
+    const last = this.last;
+    const prev = last?.chunks ?? NO_CHUNKS;
+    if (!last || prev.length === 0) {
       const starts = chunkStarts(text);
       const texts = starts.map((s, k) => text.slice(s, k + 1 < starts.length ? starts[k + 1] : text.length));
       const lines = new LineIndex(text);
       return { lines, starts, chunkLines: linesOf(starts, 0, starts.length, lines.lineStarts(), 0, []), texts, from: matchChunks(prev.map((c) => c.text), texts) };
     }
+    const at = last.starts;
+    const old = last.lines.text;
     // the common prefix and suffix, in characters (not overlapping)
     const most = Math.min(old.length, text.length);
     const P = commonPrefixLength(old, text);
@@ -240,7 +235,7 @@ export class ChunkedParser {
     }
     // line starts: the old ones before the change region and after it (moved), the region scanned
     // (copied in bulk: a loop that pushed every line start cost more than the rest of an edit's parse)
-    const oldStarts = this.prevLines.lineStarts();
+    const oldStarts = last.lines.lineStarts();
     const q = text.length - S + 1;
     const scanned: number[] = [];
     pushLineStarts(text, r0, q - 1, scanned, q);
@@ -251,9 +246,9 @@ export class ChunkedParser {
     // the edit added, those between found walking the scanned region's line starts
     const lineDelta = lineStarts.length - oldStarts.length;
     const mid = starts.length - (prev.length - b);
-    const chunkLines = this.prevChunkLines.slice(0, a);
+    const chunkLines = last.chunkLines.slice(0, a);
     if (mid > a) linesOf(starts, a, mid, lineStarts, firstAbove(lineStarts, starts[a]) - 1, chunkLines);
-    for (let k = b; k < prev.length; k++) chunkLines.push(this.prevChunkLines[k] + lineDelta);
+    for (let k = b; k < prev.length; k++) chunkLines.push(last.chunkLines[k] + lineDelta);
     return { lines: new LineIndex(text, lineStarts), starts, chunkLines, texts, from };
   }
 }
