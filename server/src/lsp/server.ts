@@ -63,6 +63,12 @@ const PREPARE_IDLE_MS = 0;
  * ms with it, 11-15 ms once the server had settled).
  */
 const MAIN_WARM_UP_DELAY_MS = Number(process.env.LAYOUT_MAIN_WARM_UP_DELAY_MS ?? 1000);
+/**
+ * ... and runs only once the client has sent nothing (no request, no change) and nothing was
+ * published for this long: a step (1-3 ms once warm) started between two messages of a burst (a
+ * client's requests after an open, keystrokes) would hold the next one back.
+ */
+const MAIN_WARM_UP_QUIET_MS = 50;
 /** A full analysis that runs longer than this is stopped (the file gets its syntax diagnostics and a note). */
 const ANALYSIS_TIMEOUT_MS = envInt('LAYOUT_ANALYSIS_TIMEOUT_MS', 20_000);
 /** After this long, a running analysis's syntax and name diagnostics are published meanwhile. */
@@ -156,7 +162,12 @@ function bundlePath(): string | undefined {
  */
 export function startServer(connection: Connection, options: { initialized?: () => void; collect?: () => void } = {}): void {
   const idleCollection = options.collect ? new IdleCompaction(options.collect, MAIN_IDLE_COLLECT_MS, undefined, MAIN_COLLECT_BOUNDS, () => ctx?.scheduler.busy() ?? false) : undefined;
-  const activity = () => idleCollection?.idle();
+  /** when the last request, document change or publish came (the main thread's warm-up waits for a quiet moment) */
+  let lastActivity = 0;
+  const activity = () => {
+    lastActivity = performance.now();
+    idleCollection?.idle();
+  };
   const documents = new TextDocuments(TextDocument);
   const snapshots = new SnapshotCache();
   let settings!: SettingsStore;
@@ -260,7 +271,7 @@ export function startServer(connection: Connection, options: { initialized?: () 
     // the request path's code compiled before the first request (warm-main.ts), paused while
     // diagnostics are being computed (publishing them needs the main thread)
     const initializedAt = performance.now();
-    warmUpMainThread(() => ctx.scheduler.busy() || (!published && performance.now() - initializedAt < MAIN_WARM_UP_DELAY_MS));
+    warmUpMainThread(() => ctx.scheduler.busy() || performance.now() - lastActivity < MAIN_WARM_UP_QUIET_MS || (!published && performance.now() - initializedAt < MAIN_WARM_UP_DELAY_MS));
     // the workspace symbol index: one scan off the request path, then file-change notifications
     workspaceIndex.setFolders(folders);
     if (watchFilesDynamically) {

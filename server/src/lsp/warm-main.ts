@@ -9,7 +9,7 @@ import { DocumentHistory, LayoutDocument } from '../service/document.js';
 import { hover } from '../service/hover.js';
 import { withoutHoverCache } from '../service/hover-cache.js';
 import { defaultSettings } from '../service/settings.js';
-import { BROKEN_UNIT, stepByStep, WARM_UP_UNITS } from './warm-up.js';
+import { BROKEN_UNIT, stepByStep, WARM_UP_UNITS, warmUpUnit } from './warm-up.js';
 
 /**
  * Starts warming up; returns a function that stops it. While `paused()` says so (diagnostics are
@@ -49,11 +49,37 @@ export function warmUpMainThread(paused: () => boolean = () => false, onStep?: (
     for (const name of [`X${k}`, `Y${k}`, `P${k}`, `D${k}`]) steps.push(() => withoutHoverCache(() => hover(sample, all.indexOf(`layout ${name} `) + 7, defaultSettings)));
     steps.push(() => withoutHoverCache(() => hover(sample, all.indexOf(`P${k}.inv`) + 3 + String(k).length, defaultSettings)));
   }
+  // then layouts met for the first time, as a user's first hovers of a file's layouts are (each a
+  // closure not elaborated before, a structure not classified before, apply and inv simplified
+  // afresh): FRESH_GROUPS documents of FRESH_UNITS units named apart from the sample's, each parsed
+  // and resolved in a step of its own, then each of its layouts hovered once (5 per unit), the
+  // document dropped after its last one
+  for (let g = 0; g < FRESH_GROUPS; g++) {
+    const ks = Array.from({ length: FRESH_UNITS }, (_, u) => WARM_UP_UNITS.length + g * FRESH_UNITS + u);
+    let text = '';
+    let fresh: LayoutDocument | undefined;
+    steps.push(() => {
+      text = ks.map(warmUpUnit).join('');
+      fresh = new LayoutDocument(`warm-up:fresh-${g}`, 1, text);
+      void fresh.symbols;
+    });
+    for (const k of ks) {
+      for (const name of [`X${k}`, `Y${k}`, `Z${k}`, `P${k}`, `D${k}`]) steps.push(() => withoutHoverCache(() => hover(fresh!, text.indexOf(`layout ${name} `) + 7, defaultSettings)));
+    }
+    steps.push(() => {
+      fresh = undefined;
+      text = '';
+    });
+  }
   return stepByStep(steps.length, (i) => {
     onStep?.(i);
     steps[i]();
   }, { paused, pauseMs: PAUSE_MS });
 }
+
+/** Documents of layouts met for the first time (see above), and units in each. */
+const FRESH_GROUPS = 6;
+const FRESH_UNITS = 6;
 
 /** How long a paused warm-up waits before it looks again. */
 const PAUSE_MS = 50;

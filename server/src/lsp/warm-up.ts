@@ -7,8 +7,8 @@
 import { ChunkedParser } from '../service/chunks.js';
 import { IncrementalAnalysis } from '../service/incremental.js';
 
-/** One unit of the sample, names made unique by `k`. */
-function unit(k: number): string {
+/** One unit of the sample, names made unique by `k` (the worker's sample is units 0 to 3). */
+export function warmUpUnit(k: number): string {
   return `# sample ${k}
 param M${k} = 1024 in [512, 1024], N${k} = 512, K${k} = 256
 param BM${k} = 64 in [32, 64], BN${k} = 64, BK${k} = 16
@@ -53,7 +53,7 @@ schedule s${k} for linalg.matmul(M${k}, N${k}, K${k}) on sm_80 {
 }
 
 /** The units of the sample program the worker warms up on. */
-export const WARM_UP_UNITS = [0, 1, 2, 3].map(unit);
+export const WARM_UP_UNITS = [0, 1, 2, 3].map(warmUpUnit);
 
 /**
  * A unit with a syntax error, parsed by the last step: a piece with an error is parsed by Chevrotain
