@@ -132,6 +132,10 @@ interface State {
   partial: boolean;
   /** the declarations with diagnostics of their own (what `combine` lists) */
   noisy: Set<DeclState>;
+  /** the kernel blocks' states, in order */
+  kernels: DeclState[];
+  /** how many `linear` declarations the file has */
+  linears: number;
 }
 
 class Fallback extends Error {}
@@ -180,37 +184,88 @@ export class IncrementalAnalysis {
 
     // ---- declarations, and which old ones they are: the same declaration object (unchanged, moved
     // in place or not) keeps its state, with its results moved when its chunk moved or the settings
-    // changed (below)
-    const decls: DeclState[] = [];
-    const firstDecl: number[] = [];
+    // changed (below). The leading and trailing chunks that the parser kept as they were (the same
+    // chunk objects, in the same order at both ends of the file) keep their declarations' states as
+    // a whole: copied in bulk, their indexes shifted only when the chunks between changed in number;
+    // the chunks between (what the edit touched) are matched declaration by declaration.
+    const nNew = p.chunks.length;
+    const nOld = old ? old.chunks.length : 0;
+    let lead = 0;
+    let trail = 0;
+    if (old && sameSettings) {
+      while (lead < nNew && lead < nOld && p.from[lead] === lead && p.chunks[lead] === old.chunks[lead]) lead++;
+      while (trail < nNew - lead && trail < nOld - lead && p.from[nNew - 1 - trail] === nOld - 1 - trail && p.chunks[nNew - 1 - trail] === old.chunks[nOld - 1 - trail]) trail++;
+    }
+    /** the old declarations before and after the middle chunks */
+    const leadDecls = old && lead > 0 ? (lead < nOld ? old.firstDecl[lead] : old.decls.length) : 0;
+    const tailFrom = old && trail > 0 ? old.firstDecl[nOld - trail] : old ? old.decls.length : 0;
+    // the old kernel blocks' states before and after the middle (by their old indexes, read before the loop below moves any)
+    const leadKernels: DeclState[] = [];
+    const tailKernels: DeclState[] = [];
+    if (old) {
+      for (const d of old.kernels) {
+        if (d.index < leadDecls) leadKernels.push(d);
+        else if (d.index >= tailFrom) tailKernels.push(d);
+      }
+    }
+    const middle: DeclState[] = [];
+    const middleFirst: number[] = [];
     /** kept states whose results move to this version */
     const moved: DeclState[] = [];
     const added: DeclState[] = [];
-    const matchedOld = new Set<number>();
+    /** old chunks (of the middle) that a new chunk was copied from */
+    const matchedOld = new Uint8Array(nOld);
     const dirty: number[] = [];
     const changed: string[] = [];
-    for (let k = 0; k < p.chunks.length; k++) {
+    for (let k = lead; k < nNew - trail; k++) {
       const c = p.chunks[k];
-      firstDecl.push(decls.length);
+      middleFirst.push(leadDecls + middle.length);
       const o = old && p.from[k] !== undefined ? p.from[k]! : undefined;
-      if (o !== undefined) matchedOld.add(o);
+      if (o !== undefined) matchedOld[o] = 1;
       for (let i = 0; i < c.decls.length; i++) {
         const d = c.decls[i];
         const was = o !== undefined ? old!.decls[old!.firstDecl[o] + i] : undefined;
-        const index = decls.length;
+        const index = leadDecls + middle.length;
         if (was && was.decl === d) {
           was.chunk = k;
           was.index = index;
           was.seen = run;
-          decls.push(was);
+          middle.push(was);
           if (!sameSettings || old!.starts[o!] !== c.start) moved.push(was);
           continue;
         }
         const s: DeclState = { decl: d, chunk: k, ...names(d), rules: [], index, seen: run };
-        decls.push(s);
+        middle.push(s);
         added.push(s);
         dirty.push(index);
         for (const n of s.defines) changed.push(n);
+      }
+    }
+    // the kernel blocks' states, in order: the kept leading ones, the middle's, the kept trailing ones
+    const kernelStates = leadKernels;
+    for (const d of middle) if (d.decl.kind === 'Kernel') kernelStates.push(d);
+    for (const d of tailKernels) kernelStates.push(d);
+    let decls: DeclState[] = middle;
+    let firstDecl: number[] = middleFirst;
+    if (old && (lead > 0 || trail > 0)) {
+      const tail = old.decls.slice(tailFrom);
+      const declShift = leadDecls + middle.length - tailFrom;
+      const chunkShift = nNew - nOld;
+      if (declShift !== 0 || chunkShift !== 0) {
+        for (let j = 0; j < tail.length; j++) {
+          tail[j].index += declShift;
+          tail[j].chunk += chunkShift;
+        }
+      }
+      const tailFirst = old.firstDecl.slice(nOld - trail);
+      if (declShift !== 0) for (let j = 0; j < tailFirst.length; j++) tailFirst[j] += declShift;
+      decls = old.decls.slice(0, leadDecls).concat(middle, tail);
+      firstDecl = old.firstDecl.slice(0, lead).concat(middleFirst, tailFirst);
+      // the trailing chunks moved when the edit changed the text's length: their states' results move
+      for (let j = 0; j < trail; j++) {
+        const k = nNew - trail + j;
+        if (old.starts[nOld - trail + j] === p.chunks[k].start) continue;
+        for (let x = firstDecl[k], end = k + 1 < nNew ? firstDecl[k + 1] : decls.length; x < end; x++) moved.push(decls[x]);
       }
     }
     // the names of the declarations that went: what used them is checked again
@@ -219,19 +274,25 @@ export class IncrementalAnalysis {
     const params = old?.params ?? new Map<string, number>();
     const noisy = old?.noisy ?? new Set<DeclState>();
     let paramsChanged = !old;
+    /** `linear` declarations in the file */
+    let linears = old?.linears ?? 0;
     if (old) {
-      for (const d of old.decls) {
+      // only the middle's old declarations can have gone (the leading and trailing ones are kept)
+      for (let x = leadDecls; x < tailFrom; x++) {
+        const d = old.decls[x];
         if (d.seen === run) continue;
-        if (!matchedOld.has(d.chunk)) for (const n of d.defines) changed.push(n);
+        if (!matchedOld[d.chunk]) for (const n of d.defines) changed.push(n);
         for (const n of d.uses) users.get(n)?.delete(d);
         for (const n of d.defines) definers.get(n)?.delete(d);
         noisy.delete(d);
+        if (d.decl.kind === 'Linear') linears--;
         if (d.decl.kind === 'Param') for (const n of d.defines) if (count(params, n, -1) === 0) paramsChanged = true;
       }
     }
     for (const d of added) {
       for (const n of d.uses) add(users, n, d);
       for (const n of d.defines) add(definers, n, d);
+      if (d.decl.kind === 'Linear') linears++;
       if (d.decl.kind === 'Param') for (const n of d.defines) if (count(params, n, 1) === 1) paramsChanged = true;
     }
 
@@ -257,7 +318,8 @@ export class IncrementalAnalysis {
     // (the Mover moves each range with the chunk that holds it, or finds it points outside what was kept)
     if (old && noisy.size) {
       const listed = new Set(moved);
-      for (const d of noisy) if (d.seen === run && !listed.has(d)) moved.push(d);
+      // (every state in `noisy` is kept now: those that went were taken out above)
+      for (const d of noisy) if (!listed.has(d)) moved.push(d);
     }
     if (old && moved.length) {
       const oldToNew = new Map<number, number>();
@@ -331,7 +393,7 @@ export class IncrementalAnalysis {
     const stop = options.shouldStop;
     const chunks = p.chunks;
     const starts = p.starts!;
-    const next = (partial: boolean): State => ({ chunks, starts, decls, firstDecl, budget, gpuTarget: options.gpuTarget, uri: options.uri, users, definers, params, partial, noisy });
+    const next = (partial: boolean): State => ({ chunks, starts, decls, firstDecl, budget, gpuTarget: options.gpuTarget, uri: options.uri, users, definers, params, partial, noisy, kernels: kernelStates, linears });
     /** re-checked declarations whose elaboration, fast rules and schedule checks are all done */
     const done: boolean[] = [];
     const abandon = (): IncrementalResult => {
@@ -399,9 +461,8 @@ export class IncrementalAnalysis {
     // and (for template files, read again every time) the template stay the same
     let kernelChecker: KernelChecker | undefined;
     const kernels: Diagnostic[] = [];
-    for (const d of decls) {
-      const k = d.decl;
-      if (k.kind !== 'Kernel') continue;
+    for (const d of kernelStates) {
+      const k = d.decl as ast.KernelDecl;
       // a kept result that asked about param names stays valid while the file's param names are the same
       const keep = d.kernel && !todo(d.index) && d.kernel.asked && (paramsChanged || full ? (kernelChecker ??= new KernelChecker(p.file, text, options.uri, new Placeholders(params, p.file))).valid(d.kernel) : true);
       if (!keep) {
@@ -417,7 +478,7 @@ export class IncrementalAnalysis {
       for (const x of d.kernel!.diagnostics) kernels.push(x);
     }
     // linear layouts (whole file, cheap; only files that declare one): as `analyze` does
-    if (p.file.decls.some((d) => d.kind === 'Linear')) kernels.push(...linearDiagnostics(p.file, resolution, elaborate(p.file, resolution).model));
+    if (linears > 0) kernels.push(...linearDiagnostics(p.file, resolution, elaborate(p.file, resolution).model));
     this.state = next(false);
 
     // ---- the slow rules (GenP enumeration), after the rest has been offered
