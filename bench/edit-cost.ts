@@ -9,7 +9,7 @@
 //   one it built, the edits at several places, half of them length-changing (a request after a
 //   burst of typing that it did not see version by version).
 // p50 / p95 in ms of CPU (process.cpuUsage: less sensitive to other processes than wall time). Each
-// version's text is flat, as the server's threads get it (structured clone: postMessage), not a rope.
+// version's text is one flat string, as the worker gets it (postMessage), not a rope.
 // `node --import tsx bench/edit-cost.ts [lines...]` (default 500 2000 10000 20000) prints the table
 // and writes bench/results/edit-cost.md and .json (and its row in bench/results/README.md).
 import { IncrementalAnalysis } from '../server/src/service/incremental.js';
@@ -55,10 +55,11 @@ for (const lines of SIZES.length ? SIZES : [500, 2000, 10_000, 20_000]) {
   const original = layoutFile(lines);
   const edits = spots(original, /^param BM\d+ = 128 in \[64, 128\], BN\d+ = 128, BK\d+ = 32, GM\d+ = 8/);
   const hovers = spots(original, /^\s+offset_aptrs = A\d+/);
-  // each version's text as the server's threads get it: a copy made by structured clone (postMessage
-  // to the worker), flat, not the rope that slicing and concatenating make (its flattening, about
-  // 0.4 ms at 20,000 lines, is the transport's, not the analysis's)
-  const flip = (t: string, at: number) => structuredClone(t.slice(0, at) + (t[at] === '8' ? '4' : '8') + t.slice(at + 1));
+  // each version's text as the server's threads get it: one new flat string (the worker's comes from
+  // postMessage), not the rope that slicing and concatenating make (its flattening, about 0.4 ms at
+  // 20,000 lines, is the transport's, not the analysis's); `join` builds it flat
+  const splice = (t: string, at: number, del: number, ins: string) => [t.slice(0, at), ins, t.slice(at + del)].join('');
+  const flip = (t: string, at: number) => splice(t, at, 1, t[at] === '8' ? '4' : '8');
 
   const a = new IncrementalAnalysis();
   let text = original;
@@ -74,7 +75,7 @@ for (const lines of SIZES.length ? SIZES : [500, 2000, 10_000, 20_000]) {
   for (let i = 0; i < EDITS + WARM; i++) {
     // a space typed after the digit, then deleted: the text is the same every second edit
     const at = edits[(Math.floor(i / 2) * 7) % edits.length] + 1;
-    text = structuredClone(i % 2 === 0 ? text.slice(0, at) + ' ' + text.slice(at) : text.slice(0, at) + text.slice(at + 1));
+    text = i % 2 === 0 ? splice(text, at, 0, ' ') : splice(text, at, 1, '');
     const r = cpu(() => a.diagnose(text));
     if (r.value.diagnostics.length) throw new Error(`unexpected diagnostic: ${r.value.diagnostics[0].message}`);
     if (i >= WARM) moved.push(r.ms);
@@ -104,9 +105,8 @@ for (const lines of SIZES.length ? SIZES : [500, 2000, 10_000, 20_000]) {
       const spaced = text[o] === ' ';
       const digit = spaced ? o - 1 : o;
       text = flip(text, digit);
-      if (k % 2) text = spaced ? text.slice(0, o) + text.slice(o + 1) : text.slice(0, o + 1) + ' ' + text.slice(o + 1);
+      if (k % 2) text = spaced ? splice(text, o, 1, '') : splice(text, o + 1, 0, ' ');
     });
-    text = structuredClone(text);
     const doc = new LayoutDocument('file:///bench.layout', ++version, text, parser, history);
     const r = cpu(() => doc.symbols);
     if (doc.parseDiagnostics.length || r.value.resolution.diagnostics.length) throw new Error('unexpected diagnostics in the catch-up text');

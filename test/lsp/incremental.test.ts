@@ -551,3 +551,40 @@ test('a change of every line of a file with 150,000 declarations: the chunked pa
   assert.deepEqual([r.chunkLines![0], r.chunkLines![1], r.chunkLines![n]], [0, 1, n]);
   assert.equal(r.file.decls.length, n);
 });
+
+test('a kernel block\'s own diagnostics move with it when an edit above changes the text\'s length; the declarations after the edit keep their states', () => {
+  const block = (k: number) => `param M${k} = 64, N${k} = 64, K${k} = 64, BM${k} = 16, BN${k} = 16, BK${k} = 16
+layout A${k} = OrderBy(Row(M${k}, K${k})).TileBy([M${k} / BM${k}, K${k} / BK${k}], [BM${k}, BK${k}])
+layout B${k} = OrderBy(Row(K${k}, N${k})).TileBy([K${k} / BK${k}, N${k} / BN${k}], [BK${k}, BN${k}])
+layout C${k} = OrderBy(Row(M${k}, N${k})).TileBy([M${k} / BM${k}, N${k} / BN${k}], [BM${k}, BN${k}])
+kernel mm${k} target triton builtin matmul {
+  offset_aptrs = A${k}[pid_m, k, :, :]
+  offset_bptrs = B${k}[k, pid_n, :, :]
+  offset_cptrs = C${k}[pid_m, pid_n, 0:BM${k}, 0:BN${k}]
+  param_M = M${k}
+  param_N = N${k}
+  param_K = K${k}
+  param_BM = BM${k}
+  param_BN = BN${k}
+  param_BK = BK${k}
+  param_GM = 4
+  not_a_binding${k} = 1
+}
+`;
+  let text = [0, 1, 2, 3].map(block).join('\n');
+  const a = new IncrementalAnalysis();
+  const check = () => {
+    const r = a.diagnose(text, { budget: BUDGET, gpuTarget: 'sm_90' });
+    const whole = full(text);
+    assert.ok(whole.filter((d) => d.code.startsWith('kernel/')).length >= 4, JSON.stringify(whole.map((d) => d.code)));
+    assert.deepEqual(plain(r.diagnostics), plain(whole));
+    return r;
+  };
+  check();
+  // typed and deleted above later blocks (every later offset moves), a line added and removed, an edit inside a block
+  for (const [at, del, ins] of [[text.indexOf('= 64'), 0, ' '], [text.indexOf('= 64'), 1, ''], [text.indexOf('layout B1'), 0, '# note\n'], [text.indexOf('# note'), 7, ''], [text.indexOf('param_GM = 4', text.indexOf('mm2')) + 11, 1, '8']] as [number, number, string][]) {
+    text = text.slice(0, at) + ins + text.slice(at + del);
+    const r = check();
+    assert.equal(r.stats.full, false);
+  }
+});

@@ -261,11 +261,11 @@ export class IncrementalAnalysis {
       if (declShift !== 0) for (let j = 0; j < tailFirst.length; j++) tailFirst[j] += declShift;
       decls = old.decls.slice(0, leadDecls).concat(middle, tail);
       firstDecl = old.firstDecl.slice(0, lead).concat(middleFirst, tailFirst);
-      // the trailing chunks moved when the edit changed the text's length: their states' results move
-      for (let j = 0; j < trail; j++) {
-        const k = nNew - trail + j;
-        if (old.starts[nOld - trail + j] === p.chunks[k].start) continue;
-        for (let x = firstDecl[k], end = k + 1 < nNew ? firstDecl[k + 1] : decls.length; x < end; x++) moved.push(decls[x]);
+      // the trailing chunks moved when the edit changed the text's length: the results of their states
+      // that have diagnostics move (those in `noisy` are moved below; a kernel block's own are not
+      // listed there); the others hold no position
+      if (trail > 0 && old.starts[nOld - trail] !== p.chunks[nNew - trail].start) {
+        for (const d of tailKernels) if (d.kernel?.diagnostics.length) moved.push(d);
       }
     }
     // the names of the declarations that went: what used them is checked again
