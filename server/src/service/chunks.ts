@@ -69,7 +69,15 @@ export function chunkStarts(text: string): number[] {
 }
 
 /** A parse by chunks: what the next parse compares with. */
-type ChunkedResult = ChunkedParse & { chunks: Chunk[]; starts: number[]; chunkLines: number[] };
+type ChunkedResult = ChunkedParse & {
+  chunks: Chunk[];
+  starts: number[];
+  chunkLines: number[];
+  /** each chunk's text (its own: `Chunk.text`) */
+  texts: string[];
+  /** where each chunk's declarations, comments and diagnostics start in the file's lists (one more entry: their lengths) */
+  at: { decls: number[]; comments: number[]; diagnostics: number[] };
+};
 
 const NO_CHUNKS: readonly Chunk[] = Object.freeze([]);
 
@@ -97,14 +105,21 @@ export class ChunkedParser {
   parse(text: string): ChunkedParse;
   parse(text: string, shouldStop: () => boolean): ChunkedParse | undefined;
   parse(text: string, shouldStop?: () => boolean): ChunkedParse | undefined {
-    const { lines, starts, texts, from, chunkLines } = this.cut(text);
-    const chunks: Chunk[] = [];
+    const { lines, starts, texts, from, chunkLines, lead, trail, delta, lineDelta } = this.cut(text);
+    const last = this.last;
+    const n = texts.length;
+    // the leading and trailing chunks that `cut` kept are the previous version's, in order: taken as
+    // a whole (the trailing ones only while no line was added or removed: a chunk with diagnostics
+    // that moved to another line is parsed again), the others (what the edit touched) one by one
+    const head = last ? lead : 0;
+    const tail = last && lineDelta === 0 ? trail : 0;
+    const chunks: Chunk[] = head > 0 ? last!.chunks.slice(0, head) : [];
     /** chunks not kept from the previous version (parsed now, or kept from a stopped call) */
     const fresh: Chunk[] = [];
     let parsed = 0;
-    for (let k = 0; k < texts.length; k++) {
+    for (let k = head; k < n - tail; k++) {
       let old: Chunk | undefined;
-      if (from[k] !== undefined) old = this.last!.chunks[from[k]!];
+      if (from[k] !== undefined) old = last!.chunks[from[k]!];
       else if (this.spare.size > 0 && (old = this.spare.get(texts[k]))) this.spare.delete(texts[k]); // each object in one place (no text hashed when none is spare)
       const line = chunkLines[k];
       if (old && (old.line === line || old.diagnostics.length === 0)) chunks.push(old);
@@ -119,9 +134,12 @@ export class ChunkedParser {
       if (from[k] === undefined) fresh.push(chunks[k]);
     }
     this.spare.clear();
+    const oldTail = last ? last.chunks.length - tail : 0;
+    const all = tail > 0 ? chunks.concat(last!.chunks.slice(oldTail)) : chunks;
     // (indexed loops: this runs once per parse, so at open in code not yet compiled, where for-of is slow)
-    let count = 0;
-    for (let k = 0; k < chunks.length; k++) count += chunks[k].diagnostics.length;
+    let count = head > 0 ? last!.at.diagnostics[head] : 0;
+    for (let k = head; k < n - tail; k++) count += all[k].diagnostics.length;
+    if (tail > 0) count += last!.diagnostics.length - last!.at.diagnostics[oldTail];
     if (count > MAX_DIAGNOSTICS) {
       // the whole-file parse caps the list: give exactly its result, and start afresh next time
       this.last = undefined;
@@ -129,26 +147,59 @@ export class ChunkedParser {
       const p = parse(text);
       return { file: p.file, diagnostics: p.diagnostics, lines, parsed: starts.length };
     }
-    // nothing can stop the call from here: the kept chunks move to their places
-    for (let k = 0; k < chunks.length; k++) place(chunks[k], starts[k], chunkLines[k]);
-    const decls: ast.Decl[] = [];
-    const comments: ast.Comment[] = [];
-    const diagnostics: Diagnostic[] = [];
-    for (let k = 0; k < chunks.length; k++) {
-      const c = chunks[k];
+    // nothing can stop the call from here: the kept chunks move to their places (those of the last
+    // parse are there already, but the trailing ones when the text's length changed)
+    const inPlace = last !== undefined && this.owner === last;
+    const placeTo = inPlace && tail > 0 && delta === 0 ? n - tail : n;
+    for (let k = inPlace ? head : 0; k < placeTo; k++) place(all[k], starts[k], chunkLines[k]);
+    // the file's lists: the kept leading and trailing chunks' parts copied in bulk from the last parse's
+    const decls: ast.Decl[] = head > 0 ? last!.file.decls.slice(0, last!.at.decls[head]) : [];
+    const comments: ast.Comment[] = head > 0 ? last!.file.comments.slice(0, last!.at.comments[head]) : [];
+    const diagnostics: Diagnostic[] = head > 0 ? last!.diagnostics.slice(0, last!.at.diagnostics[head]) : [];
+    const at = {
+      decls: head > 0 ? last!.at.decls.slice(0, head) : [],
+      comments: head > 0 ? last!.at.comments.slice(0, head) : [],
+      diagnostics: head > 0 ? last!.at.diagnostics.slice(0, head) : [],
+    };
+    for (let k = head; k < n - tail; k++) {
+      const c = all[k];
+      at.decls.push(decls.length);
+      at.comments.push(comments.length);
+      at.diagnostics.push(diagnostics.length);
       for (let i = 0; i < c.decls.length; i++) decls.push(c.decls[i]);
       for (let i = 0; i < c.comments.length; i++) comments.push(c.comments[i]);
       for (let i = 0; i < c.diagnostics.length; i++) diagnostics.push(c.diagnostics[i]);
     }
+    let file: { decls: ast.Decl[]; comments: ast.Comment[]; diagnostics: Diagnostic[] } = { decls, comments, diagnostics };
+    if (tail > 0) {
+      const o = last!;
+      file = {
+        decls: decls.concat(o.file.decls.slice(o.at.decls[oldTail])),
+        comments: comments.concat(o.file.comments.slice(o.at.comments[oldTail])),
+        diagnostics: diagnostics.concat(o.diagnostics.slice(o.at.diagnostics[oldTail])),
+      };
+      at.decls = at.decls.concat(shifted(o.at.decls.slice(oldTail, oldTail + tail), decls.length - o.at.decls[oldTail]));
+      at.comments = at.comments.concat(shifted(o.at.comments.slice(oldTail, oldTail + tail), comments.length - o.at.comments[oldTail]));
+      at.diagnostics = at.diagnostics.concat(shifted(o.at.diagnostics.slice(oldTail, oldTail + tail), diagnostics.length - o.at.diagnostics[oldTail]));
+    }
+    // the chunks' own texts (not slices of the file's text, which would keep every version's text alive)
+    let ownTexts: string[] = head > 0 ? last!.texts.slice(0, head) : [];
+    for (let k = head; k < n - tail; k++) ownTexts.push(all[k].text);
+    if (tail > 0) ownTexts = ownTexts.concat(last!.texts.slice(oldTail));
+    at.decls.push(file.decls.length);
+    at.comments.push(file.comments.length);
+    at.diagnostics.push(file.diagnostics.length);
     const result: ChunkedResult = {
-      file: { kind: 'File', range: { start: 0, end: text.length }, decls, comments },
-      diagnostics,
+      file: { kind: 'File', range: { start: 0, end: text.length }, decls: file.decls, comments: file.comments },
+      diagnostics: file.diagnostics,
       lines,
-      chunks,
+      chunks: all,
       from,
       parsed,
       starts,
       chunkLines,
+      texts: ownTexts,
+      at,
     };
     this.last = result;
     this.owner = result;
@@ -183,14 +234,14 @@ export class ChunkedParser {
    * text between the unchanged leading and trailing chunks is scanned: an edit costs the same in a
    * file of any length.
    */
-  private cut(text: string): { lines: LineIndex; starts: number[]; chunkLines: number[]; texts: string[]; from: (number | undefined)[] } {
+  private cut(text: string): { lines: LineIndex; starts: number[]; chunkLines: number[]; texts: string[]; from: (number | undefined)[]; lead: number; trail: number; delta: number; lineDelta: number } {
     const last = this.last;
     const prev = last?.chunks ?? NO_CHUNKS;
     if (!last || prev.length === 0) {
       const starts = chunkStarts(text);
       const texts = starts.map((s, k) => text.slice(s, k + 1 < starts.length ? starts[k + 1] : text.length));
       const lines = new LineIndex(text);
-      return { lines, starts, chunkLines: linesOf(starts, 0, starts.length, lines.lineStarts(), 0, []), texts, from: matchChunks(prev.map((c) => c.text), texts) };
+      return { lines, starts, chunkLines: linesOf(starts, 0, starts.length, lines.lineStarts(), 0, []), texts, from: matchChunks(prev.map((c) => c.text), texts), lead: 0, trail: 0, delta: 0, lineDelta: 0 };
     }
     const at = last.starts;
     const old = last.lines.text;
@@ -209,48 +260,61 @@ export class ChunkedParser {
     while (b > a && at[b - 1] - 1 >= old.length - S && at[b - 1] > 0) b--;
     const r0 = a < prev.length ? at[a] : text.length;
     const r1 = b < prev.length ? at[b] + delta : text.length;
-    const starts: number[] = [];
-    const texts: string[] = [];
-    const from: (number | undefined)[] = [];
-    for (let k = 0; k < a; k++) {
-      starts.push(at[k]);
-      texts.push(prev[k].text);
-      from.push(k);
-    }
+    // the leading and trailing chunks' starts, texts and indexes copied in bulk, the region's found
+    const starts: number[] = at.slice(0, a);
+    const texts: string[] = last.texts.slice(0, a);
+    const from: (number | undefined)[] = new Array<number | undefined>(a);
+    for (let k = 0; k < a; k++) from[k] = k;
     if (r1 > r0 || (starts.length === 0 && b === prev.length)) {
       const mid = text.slice(r0, r1);
       const local = chunkStarts(mid);
       const midTexts = local.map((s, k) => mid.slice(s, k + 1 < local.length ? local[k + 1] : mid.length));
-      const m = matchChunks(prev.slice(a, b).map((c) => c.text), midTexts);
-      local.forEach((s, k) => {
-        starts.push(r0 + s);
+      const m = matchChunks(last.texts.slice(a, b), midTexts);
+      for (let k = 0; k < local.length; k++) {
+        starts.push(r0 + local[k]);
         texts.push(midTexts[k]);
         from.push(m[k] === undefined ? undefined : a + m[k]!);
-      });
+      }
     }
-    for (let k = b; k < prev.length; k++) {
-      starts.push(at[k] + delta);
-      texts.push(prev[k].text);
-      from.push(k);
-    }
+    const mid = starts.length;
+    const n = mid + (prev.length - b);
+    for (let k = b; k < prev.length; k++) from.push(k);
     // line starts: the old ones before the change region and after it (moved), the region scanned
     // (copied in bulk: a loop that pushed every line start cost more than the rest of an edit's parse)
     const oldStarts = last.lines.lineStarts();
     const q = text.length - S + 1;
     const scanned: number[] = [];
     pushLineStarts(text, r0, q - 1, scanned, q);
-    const after = oldStarts.slice(firstAbove(oldStarts, q - delta - 1));
-    if (delta !== 0) for (let j = 0; j < after.length; j++) after[j] += delta;
-    const lineStarts = oldStarts.slice(0, firstAbove(oldStarts, r0)).concat(scanned, after);
+    const before = firstAbove(oldStarts, r0);
+    const after = firstAbove(oldStarts, q - delta - 1);
+    // the same lines (an edit that neither moved the text after it nor added or removed a line
+    // break): the old line starts, shared (a line index never changes them)
+    let same = delta === 0 && after - before === scanned.length;
+    for (let j = 0; same && j < scanned.length; j++) same = scanned[j] === oldStarts[before + j];
+    const lineStarts = same ? oldStarts as number[] : oldStarts.slice(0, before).concat(scanned, shifted(oldStarts.slice(after), delta));
     // the lines chunks start on: the leading chunks' as before, the trailing ones' moved by the lines
     // the edit added, those between found walking the scanned region's line starts
     const lineDelta = lineStarts.length - oldStarts.length;
-    const mid = starts.length - (prev.length - b);
     const chunkLines = last.chunkLines.slice(0, a);
     if (mid > a) linesOf(starts, a, mid, lineStarts, firstAbove(lineStarts, starts[a]) - 1, chunkLines);
-    for (let k = b; k < prev.length; k++) chunkLines.push(last.chunkLines[k] + lineDelta);
-    return { lines: new LineIndex(text, lineStarts), starts, chunkLines, texts, from };
+    return {
+      lines: new LineIndex(text, lineStarts),
+      starts: b < prev.length ? starts.concat(shifted(at.slice(b), delta)) : starts,
+      chunkLines: b < prev.length ? chunkLines.concat(shifted(last.chunkLines.slice(b), lineDelta)) : chunkLines,
+      texts: b < prev.length ? texts.concat(last.texts.slice(b)) : texts,
+      from,
+      lead: a,
+      trail: n - mid,
+      delta,
+      lineDelta,
+    };
   }
+}
+
+/** `xs` (a fresh array) with `by` added to each element, in place */
+function shifted(xs: number[], by: number): number[] {
+  if (by !== 0) for (let i = 0; i < xs.length; i++) xs[i] += by;
+  return xs;
 }
 
 /**
