@@ -74,3 +74,24 @@ test('the chain is found with white space or a comment between the dot and Order
     assert.deepEqual(ds.map((d) => text.slice(d.range.start, d.range.end + 8)), ['X.GroupBy'], spelling);
   }
 });
+
+test('an editing session: the warnings follow extensions made, removed and moved, as a whole-file analysis gives them (incremental analysis)', async () => {
+  const { IncrementalAnalysis } = await import('../../../server/src/service/incremental.js');
+  const filler = Array.from({ length: 30 }, (_, k) => `layout F${k} = OrderBy(Row(2, ${k + 2}))`).join('\n');
+  let text = `${filler}\n${TEXT}${filler.replace(/F(\d+)/g, 'G$1')}\n`;
+  const a = new IncrementalAnalysis();
+  const codes = (ds: { code: string; range: { start: number } }[]) => ds.filter((d) => d.code === 'lego/mutated-receiver').map((d) => d.range.start);
+  const step = (at: number, del: number, ins: string) => {
+    text = text.slice(0, at) + ins + text.slice(at + del);
+    assert.deepEqual(codes(a.diagnose(text).diagnostics), codes(analyze(text).diagnostics), JSON.stringify(text));
+    return codes(a.diagnose(text).diagnostics).length;
+  };
+  assert.equal(step(0, 0, ''), 2);
+  // Y extends F0 instead (no use of F0 follows; W's extension of X has no later use either), then X
+  // again, an edit far away, an extension of Z with a use after it at the end, that use deleted
+  assert.equal(step(text.indexOf('X.OrderBy(Col'), 1, 'F0'), 0);
+  assert.equal(step(text.indexOf('F0.OrderBy(Col'), 2, 'X'), 2);
+  assert.equal(step(text.indexOf('Row(2, 7)'), 0, ' '), 2);
+  assert.equal(step(text.length, 0, 'layout V = Z.OrderBy(Col(1, 1))\nlayout U = Z\n'), 3);
+  assert.equal(step(text.indexOf('layout U'), 'layout U = Z\n'.length, ''), 2);
+});

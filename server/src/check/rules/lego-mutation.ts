@@ -111,11 +111,55 @@ function usesIn(s: Summary, d: ast.Decl, resolution: Resolution): NonNullable<Su
   return out;
 }
 
+/**
+ * The summaries of the last file checked, by its units, and how many extensions they make in all:
+ * the next version's declarations with the same units (an edit keeps all but those it touched, at
+ * the file's start and end) take theirs without a lookup, and a file that makes none (most) is
+ * answered without a walk over its declarations.
+ */
+let lastRun: { units: readonly object[]; sums: Summary[]; extensions: number } | undefined;
+
+/** the summaries of `file`'s declarations (by their units when there is one per declaration), and their extensions in all */
+function summariesOf(file: ast.File, resolution: Resolution, text: string): { sums: Summary[]; extensions: number } {
+  const units = resolution.units();
+  if (units.length !== file.decls.length) {
+    const sums = file.decls.map((d) => summaryOf(d, resolution.unitOf(d), resolution, text));
+    lastRun = undefined;
+    return { sums, extensions: sums.reduce((n, x) => n + x.exts.length, 0) };
+  }
+  const was = lastRun;
+  const n = units.length;
+  let head = 0;
+  let tail = 0;
+  if (was) {
+    const m = was.units.length;
+    while (head < n && head < m && units[head] === was.units[head]) head++;
+    while (tail < n - head && tail < m - head && units[n - 1 - tail] === was.units[m - 1 - tail]) tail++;
+  }
+  let extensions = was ? was.extensions : 0;
+  let sums: Summary[];
+  if (was) {
+    const m = was.units.length;
+    for (let j = head; j < m - tail; j++) extensions -= was.sums[j].exts.length;
+    const middle: Summary[] = [];
+    for (let j = head; j < n - tail; j++) {
+      const x = summaryOf(file.decls[j], units[j], resolution, text);
+      extensions += x.exts.length;
+      middle.push(x);
+    }
+    sums = was.sums.slice(0, head).concat(middle, was.sums.slice(m - tail));
+  } else {
+    sums = file.decls.map((d, j) => summaryOf(d, units[j], resolution, text));
+    extensions = sums.reduce((k, x) => k + x.exts.length, 0);
+  }
+  lastRun = { units, sums, extensions };
+  return { sums, extensions };
+}
+
 export function checkLegoMutation(ctx: RuleContext): Diagnostic[] {
   const { file, resolution, text } = ctx;
-  const units = resolution.units();
-  const same = units.length === file.decls.length;
-  const sums = file.decls.map((d, j) => summaryOf(d, same ? units[j] : resolution.unitOf(d), resolution, text));
+  const { sums, extensions } = summariesOf(file, resolution, text);
+  if (extensions === 0) return [];
   const exts = new Map<Definition, Extension[]>();
   for (const s of sums) for (const { def, ext } of s.exts) (exts.get(def) ?? exts.set(def, []).get(def)!).push(ext);
   if (exts.size === 0) return [];
