@@ -113,7 +113,8 @@ export class ChunkedParser {
     // that moved to another line is parsed again), the others (what the edit touched) one by one
     const head = last ? lead : 0;
     const tail = last && lineDelta === 0 ? trail : 0;
-    const chunks: Chunk[] = head > 0 ? last!.chunks.slice(0, head) : [];
+    /** the chunks between the kept leading and trailing ones */
+    const chunks: Chunk[] = [];
     /** chunks not kept from the previous version (parsed now, or kept from a stopped call) */
     const fresh: Chunk[] = [];
     let parsed = 0;
@@ -122,23 +123,26 @@ export class ChunkedParser {
       if (from[k] !== undefined) old = last!.chunks[from[k]!];
       else if (this.spare.size > 0 && (old = this.spare.get(texts[k]))) this.spare.delete(texts[k]); // each object in one place (no text hashed when none is spare)
       const line = chunkLines[k];
-      if (old && (old.line === line || old.diagnostics.length === 0)) chunks.push(old);
+      let c: Chunk;
+      if (old && (old.line === line || old.diagnostics.length === 0)) c = old;
       else {
         if (shouldStop?.()) {
-          for (const c of fresh) this.spare.set(c.text, c);
+          for (const f of fresh) this.spare.set(f.text, f);
           return undefined;
         }
-        chunks.push(parseChunk(texts[k], starts[k], line));
+        c = parseChunk(texts[k], starts[k], line);
         parsed++;
       }
-      if (from[k] === undefined) fresh.push(chunks[k]);
+      chunks.push(c);
+      if (from[k] === undefined) fresh.push(c);
     }
     this.spare.clear();
-    const oldTail = last ? last.chunks.length - tail : 0;
-    const all = tail > 0 ? chunks.concat(last!.chunks.slice(oldTail)) : chunks;
+    const oldN = last ? last.chunks.length : 0;
+    const oldTail = oldN - tail;
+    const all = last ? spliced(last.chunks, head, chunks, oldTail) : chunks;
     // (indexed loops: this runs once per parse, so at open in code not yet compiled, where for-of is slow)
     let count = head > 0 ? last!.at.diagnostics[head] : 0;
-    for (let k = head; k < n - tail; k++) count += all[k].diagnostics.length;
+    for (let k = 0; k < chunks.length; k++) count += chunks[k].diagnostics.length;
     if (tail > 0) count += last!.diagnostics.length - last!.at.diagnostics[oldTail];
     if (count > MAX_DIAGNOSTICS) {
       // the whole-file parse caps the list: give exactly its result, and start afresh next time
@@ -152,46 +156,46 @@ export class ChunkedParser {
     const inPlace = last !== undefined && this.owner === last;
     const placeTo = inPlace && tail > 0 && delta === 0 ? n - tail : n;
     for (let k = inPlace ? head : 0; k < placeTo; k++) place(all[k], starts[k], chunkLines[k]);
-    // the file's lists: the kept leading and trailing chunks' parts copied in bulk from the last parse's
-    const decls: ast.Decl[] = head > 0 ? last!.file.decls.slice(0, last!.at.decls[head]) : [];
-    const comments: ast.Comment[] = head > 0 ? last!.file.comments.slice(0, last!.at.comments[head]) : [];
-    const diagnostics: Diagnostic[] = head > 0 ? last!.diagnostics.slice(0, last!.at.diagnostics[head]) : [];
-    const at = {
-      decls: head > 0 ? last!.at.decls.slice(0, head) : [],
-      comments: head > 0 ? last!.at.comments.slice(0, head) : [],
-      diagnostics: head > 0 ? last!.at.diagnostics.slice(0, head) : [],
-    };
-    for (let k = head; k < n - tail; k++) {
-      const c = all[k];
+    // the file's lists: the kept leading and trailing chunks' parts from the last parse's, each list
+    // made at its final length (where each chunk's parts start in them kept too)
+    const mid = { decls: [] as ast.Decl[], comments: [] as ast.Comment[], diagnostics: [] as Diagnostic[], texts: [] as string[] };
+    const midAt = { decls: [] as number[], comments: [] as number[], diagnostics: [] as number[] };
+    const base = last && head > 0 ? { decls: last.at.decls[head], comments: last.at.comments[head], diagnostics: last.at.diagnostics[head] } : { decls: 0, comments: 0, diagnostics: 0 };
+    for (let k = 0; k < chunks.length; k++) {
+      const c = chunks[k];
+      midAt.decls.push(base.decls + mid.decls.length);
+      midAt.comments.push(base.comments + mid.comments.length);
+      midAt.diagnostics.push(base.diagnostics + mid.diagnostics.length);
+      for (let i = 0; i < c.decls.length; i++) mid.decls.push(c.decls[i]);
+      for (let i = 0; i < c.comments.length; i++) mid.comments.push(c.comments[i]);
+      for (let i = 0; i < c.diagnostics.length; i++) mid.diagnostics.push(c.diagnostics[i]);
+      // the chunk's own text (not a slice of the file's text, which would keep every version's text alive)
+      mid.texts.push(c.text);
+    }
+    let decls = mid.decls;
+    let comments = mid.comments;
+    let diagnostics = mid.diagnostics;
+    let ownTexts = mid.texts;
+    const at = { decls: midAt.decls, comments: midAt.comments, diagnostics: midAt.diagnostics };
+    if (last) {
+      const o = last;
+      const after = (list: 'decls' | 'comments' | 'diagnostics') => o.at[list][oldTail];
+      decls = spliced(o.file.decls, base.decls, mid.decls, tail > 0 ? after('decls') : o.file.decls.length);
+      comments = spliced(o.file.comments, base.comments, mid.comments, tail > 0 ? after('comments') : o.file.comments.length);
+      diagnostics = spliced(o.diagnostics, base.diagnostics, mid.diagnostics, tail > 0 ? after('diagnostics') : o.diagnostics.length);
+      ownTexts = spliced(o.texts, head, mid.texts, oldTail);
+      // the offsets: the kept trailing chunks' shifted by what the middle changed in length, then the totals
+      at.decls = spliced(o.at.decls, head, midAt.decls, oldTail, decls.length - o.file.decls.length, oldN, decls.length);
+      at.comments = spliced(o.at.comments, head, midAt.comments, oldTail, comments.length - o.file.comments.length, oldN, comments.length);
+      at.diagnostics = spliced(o.at.diagnostics, head, midAt.diagnostics, oldTail, diagnostics.length - o.diagnostics.length, oldN, diagnostics.length);
+    } else {
       at.decls.push(decls.length);
       at.comments.push(comments.length);
       at.diagnostics.push(diagnostics.length);
-      for (let i = 0; i < c.decls.length; i++) decls.push(c.decls[i]);
-      for (let i = 0; i < c.comments.length; i++) comments.push(c.comments[i]);
-      for (let i = 0; i < c.diagnostics.length; i++) diagnostics.push(c.diagnostics[i]);
     }
-    let file: { decls: ast.Decl[]; comments: ast.Comment[]; diagnostics: Diagnostic[] } = { decls, comments, diagnostics };
-    if (tail > 0) {
-      const o = last!;
-      file = {
-        decls: decls.concat(o.file.decls.slice(o.at.decls[oldTail])),
-        comments: comments.concat(o.file.comments.slice(o.at.comments[oldTail])),
-        diagnostics: diagnostics.concat(o.diagnostics.slice(o.at.diagnostics[oldTail])),
-      };
-      at.decls = at.decls.concat(shifted(o.at.decls.slice(oldTail, oldTail + tail), decls.length - o.at.decls[oldTail]));
-      at.comments = at.comments.concat(shifted(o.at.comments.slice(oldTail, oldTail + tail), comments.length - o.at.comments[oldTail]));
-      at.diagnostics = at.diagnostics.concat(shifted(o.at.diagnostics.slice(oldTail, oldTail + tail), diagnostics.length - o.at.diagnostics[oldTail]));
-    }
-    // the chunks' own texts (not slices of the file's text, which would keep every version's text alive)
-    let ownTexts: string[] = head > 0 ? last!.texts.slice(0, head) : [];
-    for (let k = head; k < n - tail; k++) ownTexts.push(all[k].text);
-    if (tail > 0) ownTexts = ownTexts.concat(last!.texts.slice(oldTail));
-    at.decls.push(file.decls.length);
-    at.comments.push(file.comments.length);
-    at.diagnostics.push(file.diagnostics.length);
     const result: ChunkedResult = {
-      file: { kind: 'File', range: { start: 0, end: text.length }, decls: file.decls, comments: file.comments },
-      diagnostics: file.diagnostics,
+      file: { kind: 'File', range: { start: 0, end: text.length }, decls, comments },
+      diagnostics,
       lines,
       chunks: all,
       from,
@@ -260,25 +264,29 @@ export class ChunkedParser {
     while (b > a && at[b - 1] - 1 >= old.length - S && at[b - 1] > 0) b--;
     const r0 = a < prev.length ? at[a] : text.length;
     const r1 = b < prev.length ? at[b] + delta : text.length;
-    // the leading and trailing chunks' starts, texts and indexes copied in bulk, the region's found
-    const starts: number[] = at.slice(0, a);
-    const texts: string[] = last.texts.slice(0, a);
-    const from: (number | undefined)[] = new Array<number | undefined>(a);
-    for (let k = 0; k < a; k++) from[k] = k;
-    if (r1 > r0 || (starts.length === 0 && b === prev.length)) {
-      const mid = text.slice(r0, r1);
-      const local = chunkStarts(mid);
-      const midTexts = local.map((s, k) => mid.slice(s, k + 1 < local.length ? local[k + 1] : mid.length));
+    // the leading and trailing chunks' starts, texts and indexes copied from the last parse's (each
+    // list made at its final length), the region's found
+    const midStarts: number[] = [];
+    const midTexts: string[] = [];
+    const midFrom: (number | undefined)[] = [];
+    if (r1 > r0 || (a === 0 && b === prev.length)) {
+      const region = text.slice(r0, r1);
+      const local = chunkStarts(region);
+      for (let k = 0; k < local.length; k++) midTexts.push(region.slice(local[k], k + 1 < local.length ? local[k + 1] : region.length));
       const m = matchChunks(last.texts.slice(a, b), midTexts);
       for (let k = 0; k < local.length; k++) {
-        starts.push(r0 + local[k]);
-        texts.push(midTexts[k]);
-        from.push(m[k] === undefined ? undefined : a + m[k]!);
+        midStarts.push(r0 + local[k]);
+        midFrom.push(m[k] === undefined ? undefined : a + m[k]!);
       }
     }
-    const mid = starts.length;
+    const starts = spliced(at, a, midStarts, b, delta);
+    const texts = spliced(last.texts, a, midTexts, b);
+    const mid = a + midStarts.length;
     const n = mid + (prev.length - b);
-    for (let k = b; k < prev.length; k++) from.push(k);
+    const from = new Array<number | undefined>(n);
+    for (let k = 0; k < a; k++) from[k] = k;
+    for (let k = 0; k < midFrom.length; k++) from[a + k] = midFrom[k];
+    for (let k = mid; k < n; k++) from[k] = k - mid + b;
     // line starts: the old ones before the change region and after it (moved), the region scanned
     // (copied in bulk: a loop that pushed every line start cost more than the rest of an edit's parse)
     const oldStarts = last.lines.lineStarts();
@@ -291,17 +299,17 @@ export class ChunkedParser {
     // break): the old line starts, shared (a line index never changes them)
     let same = delta === 0 && after - before === scanned.length;
     for (let j = 0; same && j < scanned.length; j++) same = scanned[j] === oldStarts[before + j];
-    const lineStarts = same ? oldStarts as number[] : oldStarts.slice(0, before).concat(scanned, shifted(oldStarts.slice(after), delta));
+    const lineStarts = same ? oldStarts as number[] : spliced(oldStarts, before, scanned, after, delta);
     // the lines chunks start on: the leading chunks' as before, the trailing ones' moved by the lines
     // the edit added, those between found walking the scanned region's line starts
     const lineDelta = lineStarts.length - oldStarts.length;
-    const chunkLines = last.chunkLines.slice(0, a);
-    if (mid > a) linesOf(starts, a, mid, lineStarts, firstAbove(lineStarts, starts[a]) - 1, chunkLines);
+    const midLines: number[] = [];
+    if (mid > a) linesOf(starts, a, mid, lineStarts, firstAbove(lineStarts, starts[a]) - 1, midLines);
     return {
       lines: new LineIndex(text, lineStarts),
-      starts: b < prev.length ? starts.concat(shifted(at.slice(b), delta)) : starts,
-      chunkLines: b < prev.length ? chunkLines.concat(shifted(last.chunkLines.slice(b), lineDelta)) : chunkLines,
-      texts: b < prev.length ? texts.concat(last.texts.slice(b)) : texts,
+      starts,
+      chunkLines: spliced(last.chunkLines, a, midLines, b, lineDelta),
+      texts,
       from,
       lead: a,
       trail: n - mid,
@@ -311,10 +319,21 @@ export class ChunkedParser {
   }
 }
 
-/** `xs` (a fresh array) with `by` added to each element, in place */
-function shifted(xs: number[], by: number): number[] {
-  if (by !== 0) for (let i = 0; i < xs.length; i++) xs[i] += by;
-  return xs;
+/**
+ * `src[0, from)`, then `mid`, then `src[to, end)` (`end`: the source's length unless given), with
+ * `by` added to each element of that part (numbers), then `more`, in one new array of its final length: a
+ * slice grown by pushes, or slices concatenated, allocated the kept parts two or three times over
+ * (at 20,000 lines most of what an edit's parse allocated, and the young generation filled faster).
+ */
+export function spliced<T>(src: readonly T[], from: number, mid: readonly T[], to: number, by = 0, end = src.length, ...more: T[]): T[] {
+  const out = new Array<T>(from + mid.length + (end - to) + more.length);
+  let j = 0;
+  for (let i = 0; i < from; i++) out[j++] = src[i];
+  for (let i = 0; i < mid.length; i++) out[j++] = mid[i];
+  if (by === 0) for (let i = to; i < end; i++) out[j++] = src[i];
+  else for (let i = to; i < end; i++) out[j++] = ((src[i] as number) + by) as T;
+  for (let i = 0; i < more.length; i++) out[j++] = more[i];
+  return out;
 }
 
 /**

@@ -33,7 +33,7 @@ import { Elaborator, elaborate } from '../check/elaborate.js';
 import { linearDiagnostics } from '../check/linear.js';
 import { checkSchedule, scheduleEnvOf, type ScheduleEnv } from '../check/schedule/index.js';
 import { DEFAULT_BUDGET, ruleContext, rules, type RuleContext } from '../check/rules/index.js';
-import { ChunkedParser, type Chunk } from './chunks.js';
+import { ChunkedParser, spliced, type Chunk } from './chunks.js';
 import { KernelChecker, kernelChecks, Placeholders, type KernelResult } from './kernel-checks.js';
 import { combine, detached, kept, Mover, sorted, withKernels } from './incremental-move.js';
 import { names } from './decl-names.js';
@@ -248,19 +248,17 @@ export class IncrementalAnalysis {
     let decls: DeclState[] = middle;
     let firstDecl: number[] = middleFirst;
     if (old && (lead > 0 || trail > 0)) {
-      const tail = old.decls.slice(tailFrom);
       const declShift = leadDecls + middle.length - tailFrom;
       const chunkShift = nNew - nOld;
       if (declShift !== 0 || chunkShift !== 0) {
-        for (let j = 0; j < tail.length; j++) {
-          tail[j].index += declShift;
-          tail[j].chunk += chunkShift;
+        for (let j = tailFrom; j < old.decls.length; j++) {
+          old.decls[j].index += declShift;
+          old.decls[j].chunk += chunkShift;
         }
       }
-      const tailFirst = old.firstDecl.slice(nOld - trail);
-      if (declShift !== 0) for (let j = 0; j < tailFirst.length; j++) tailFirst[j] += declShift;
-      decls = old.decls.slice(0, leadDecls).concat(middle, tail);
-      firstDecl = old.firstDecl.slice(0, lead).concat(middleFirst, tailFirst);
+      // (each list made at its final length)
+      decls = spliced(old.decls, leadDecls, middle, tailFrom);
+      firstDecl = spliced(old.firstDecl, lead, middleFirst, nOld - trail, declShift);
       // the trailing chunks moved when the edit changed the text's length: the results of their states
       // that have diagnostics move (those in `noisy` are moved below; a kernel block's own are not
       // listed there); the others hold no position
