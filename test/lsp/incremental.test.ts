@@ -20,6 +20,7 @@ import { TextDocument } from 'vscode-languageserver-textdocument';
 import { SnapshotCache } from '../../server/src/lsp/context.js';
 import { root } from './harness.js';
 import { apply, edit, type Edit } from './edits.js';
+import { warmUpUnit } from '../../server/src/lsp/warm-up.js';
 
 const BUDGET = 4096;
 const examples = readdirSync(join(root, 'examples')).filter((f) => f.endsWith('.layout')).sort()
@@ -553,25 +554,8 @@ test('a change of every line of a file with 150,000 declarations: the chunked pa
 });
 
 test('a kernel block\'s own diagnostics move with it when an edit above changes the text\'s length; the declarations after the edit keep their states', () => {
-  const block = (k: number) => `param M${k} = 64, N${k} = 64, K${k} = 64, BM${k} = 16, BN${k} = 16, BK${k} = 16
-layout A${k} = OrderBy(Row(M${k}, K${k})).TileBy([M${k} / BM${k}, K${k} / BK${k}], [BM${k}, BK${k}])
-layout B${k} = OrderBy(Row(K${k}, N${k})).TileBy([K${k} / BK${k}, N${k} / BN${k}], [BK${k}, BN${k}])
-layout C${k} = OrderBy(Row(M${k}, N${k})).TileBy([M${k} / BM${k}, N${k} / BN${k}], [BM${k}, BN${k}])
-kernel mm${k} target triton builtin matmul {
-  offset_aptrs = A${k}[pid_m, k, :, :]
-  offset_bptrs = B${k}[k, pid_n, :, :]
-  offset_cptrs = C${k}[pid_m, pid_n, 0:BM${k}, 0:BN${k}]
-  param_M = M${k}
-  param_N = N${k}
-  param_K = K${k}
-  param_BM = BM${k}
-  param_BN = BN${k}
-  param_BK = BK${k}
-  param_GM = 4
-  not_a_binding${k} = 1
-}
-`;
-  let text = [0, 1, 2, 3].map(block).join('\n');
+  // the warm-up's sample units, each kernel block with a binding its template does not name
+  let text = [0, 1, 2, 3].map((k) => warmUpUnit(k).replace('  param_GM = 4\n', `  param_GM = 4\n  not_a_binding${k} = 1\n`)).join('\n');
   const a = new IncrementalAnalysis();
   const check = () => {
     const r = a.diagnose(text, { budget: BUDGET, gpuTarget: 'sm_90' });
@@ -582,7 +566,7 @@ kernel mm${k} target triton builtin matmul {
   };
   check();
   // typed and deleted above later blocks (every later offset moves), a line added and removed, an edit inside a block
-  for (const [at, del, ins] of [[text.indexOf('= 64'), 0, ' '], [text.indexOf('= 64'), 1, ''], [text.indexOf('layout B1'), 0, '# note\n'], [text.indexOf('# note'), 7, ''], [text.indexOf('param_GM = 4', text.indexOf('mm2')) + 11, 1, '8']] as [number, number, string][]) {
+  for (const [at, del, ins] of [[text.indexOf('= 1024'), 0, ' '], [text.indexOf('= 1024'), 1, ''], [text.indexOf('layout Y1'), 0, '# note\n'], [text.indexOf('# note'), 7, ''], [text.indexOf('param_GM = 4', text.indexOf('kernel mm2')) + 11, 1, '8']] as [number, number, string][]) {
     text = text.slice(0, at) + ins + text.slice(at + del);
     const r = check();
     assert.equal(r.stats.full, false);
