@@ -74,3 +74,21 @@ test('a hover after an edit re-uses the unchanged declarations\' resolution and 
   assert.notEqual(modelOfDecl(v2, pid2(v2)), before, 'Pid2 uses GM2: elaborated again');
   assert.deepEqual(plain(hover(v2, text.indexOf('A1 ='), settings)), plain(hover(new LayoutDocument('file:///b.layout', 2, text), text.indexOf('A1 ='), settings)));
 });
+
+test('a second request on the same version re-uses its snapshot: the same parse and name resolution, nothing built again', () => {
+  const cache = new SnapshotCache();
+  const text = Array.from({ length: 3000 }, (_, i) => `param p${i} = 1`).join('\n') + '\n';
+  const doc = TextDocument.create('file:///same.layout', 'layout', 1, text);
+  const a = cache.get(doc);
+  const file = a.file;
+  const symbols = a.symbols;
+  assert.equal(hover(a, text.indexOf('p2999'), defaultSettings)?.markdown.split('\n')[0], '**param** `p2999` = `1`');
+  const b = cache.get(doc);
+  assert.equal(b, a);
+  assert.equal(b.file, file);
+  assert.equal(b.symbols, symbols);
+  // a new version is a new snapshot
+  const c = cache.get(TextDocument.create('file:///same.layout', 'layout', 2, text + 'param q = 2\n'));
+  assert.notEqual(c, a);
+  assert.equal(c.file.decls[0], file.decls[0]);
+});
