@@ -115,7 +115,8 @@ function usesIn(s: Summary, d: ast.Decl, resolution: Resolution): NonNullable<Su
  * The summaries of the last file checked, by its units, and how many extensions they make in all:
  * the next version's declarations with the same units (an edit keeps all but those it touched, at
  * the file's start and end) take theirs without a lookup, and a file that makes none (most) is
- * answered without a walk over its declarations.
+ * answered without a walk over its declarations. (It holds one file's units until the next check:
+ * the rule runs in the analysis worker, which keeps its documents' analyses anyway.)
  */
 let lastRun: { units: readonly object[]; sums: Summary[]; extensions: number } | undefined;
 
