@@ -6,7 +6,7 @@
 import type { IToken } from 'chevrotain';
 import type * as ast from './ast.js';
 import type { Diagnostic } from './diagnostic.js';
-import { decodeString, WELL_FORMED_INT } from './lexer.js';
+import { decodeString, isWellFormedInt } from './lexer.js';
 import * as t from './tokens.js';
 
 // ---------------------------------------------------------------- operators
@@ -72,7 +72,7 @@ export function nameRef(t: IToken): ast.NameRef {
 }
 /** an integer literal; a malformed one (reported by the lexer) is an Error node */
 export function intLit(t: IToken): ast.IntLit | ast.ErrorExpr {
-  if (!WELL_FORMED_INT.test(t.image)) return { kind: 'Error', range: tokRange(t) };
+  if (!isWellFormedInt(t.image)) return { kind: 'Error', range: tokRange(t) };
   return { kind: 'Int', range: tokRange(t), value: BigInt(t.image.includes('_') ? t.image.replace(/_/g, '') : t.image), text: t.image };
 }
 /** a string literal (or an unterminated one); unknown escapes are reported to `diagnostics` */

@@ -8,7 +8,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { Lexer, type IToken } from 'chevrotain';
-import { isSpace, lex, printable, WELL_FORMED_INT, type LexResult } from '../../grammar/src/lexer.js';
+import { isSpace, isWellFormedInt, lex, printable, WELL_FORMED_INT, type LexResult } from '../../grammar/src/lexer.js';
 import { allTokens, Int, KEYWORDS, UnterminatedString } from '../../grammar/src/tokens.js';
 import type { Diagnostic } from '../../grammar/src/diagnostic.js';
 import { WARM_UP_UNITS } from '../../server/src/lsp/warm-up.js';
@@ -139,4 +139,10 @@ test('the examples, and randomly mutated examples, lex as with Chevrotain', () =
     }),
     { numRuns: 400 },
   );
+});
+
+test('isWellFormedInt is WELL_FORMED_INT (property)', () => {
+  fc.assert(fc.property(fc.array(fc.constantFrom('0', '1', '9', '_', 'a', '.', 'x', ' '), { maxLength: 8 }).map((xs) => xs.join('')), (s) => {
+    assert.equal(isWellFormedInt(s), WELL_FORMED_INT.test(s), JSON.stringify(s));
+  }), { numRuns: 3000 });
 });

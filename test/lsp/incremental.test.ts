@@ -572,3 +572,16 @@ test('a kernel block\'s own diagnostics move with it when an edit above changes 
     assert.equal(r.stats.full, false);
   }
 });
+
+test('chunk starts are the lines that begin with a declaration keyword, as the regular expression defines them (property)', () => {
+  const reference = (text: string): number[] => {
+    const re = /(?:^|(?<=[\n\r]))(?:param|const|let|layout|perm|kernel|schedule|assume)(?![A-Za-z0-9_])/g;
+    const out = [0];
+    for (let m = re.exec(text); m; m = re.exec(text)) if (m.index > 0) out.push(m.index);
+    return out;
+  };
+  const piece = fc.constantFrom('param', 'const', 'let', 'lets', 'layout', 'perm', 'permute', 'kernel', 'schedule', 'assume', 'assume_', 'a', 'l', 'p', ' ', '\n', '\r', '\r\n', '#', '=', '1', 'x', '_', 'Z', '9', '\u00e9');
+  fc.assert(fc.property(fc.array(piece, { maxLength: 40 }).map((xs) => xs.join('')), (text) => {
+    assert.deepEqual(chunkStarts(text), reference(text), JSON.stringify(text));
+  }), { numRuns: 2000 });
+});

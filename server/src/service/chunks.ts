@@ -58,13 +58,38 @@ export interface ChunkedParse {
 }
 
 const KEYWORDS = ['param', 'const', 'let', 'layout', 'perm', 'kernel', 'schedule', 'assume'];
-const CHUNK_START = /(?:^|(?<=[\n\r]))(?:param|const|let|layout|perm|kernel|schedule|assume)(?![A-Za-z0-9_])/g;
+/** the declaration keywords by their first code unit */
+const KEYWORDS_BY_FIRST: string[][] = [];
+for (const k of KEYWORDS) (KEYWORDS_BY_FIRST[k.charCodeAt(0)] ??= []).push(k);
 
-/** Offsets where chunks start: 0, then every line start that begins with a declaration keyword. */
+/** does a declaration keyword start at `at`, not followed by a word character (`[A-Za-z0-9_]`) */
+function keywordAt(text: string, at: number): boolean {
+  const list = KEYWORDS_BY_FIRST[text.charCodeAt(at)];
+  if (list === undefined) return false;
+  for (let j = 0; j < list.length; j++) {
+    const k = list[j];
+    if (!text.startsWith(k, at)) continue;
+    const d = text.charCodeAt(at + k.length);
+    if (!((d >= 48 && d <= 57) || (d >= 65 && d <= 90) || (d >= 97 && d <= 122) || d === 95)) return true;
+  }
+  return false;
+}
+
+/**
+ * Offsets where chunks start: 0, then every line start (after `\n` or `\r`) that begins with a
+ * declaration keyword. (A search for line breaks, not a regular expression with a lookbehind: the
+ * whole text is scanned at an open.)
+ */
 export function chunkStarts(text: string): number[] {
   const out = [0];
-  CHUNK_START.lastIndex = 0;
-  for (let m = CHUNK_START.exec(text); m; m = CHUNK_START.exec(text)) if (m.index > 0) out.push(m.index);
+  if (text.indexOf('\r') < 0) {
+    for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) if (keywordAt(text, i + 1)) out.push(i + 1);
+  } else {
+    for (let i = 0; i < text.length; i++) {
+      const c = text.charCodeAt(i);
+      if ((c === 10 || c === 13) && keywordAt(text, i + 1)) out.push(i + 1);
+    }
+  }
   return out;
 }
 
