@@ -49,7 +49,7 @@ import { executeEmit } from './emit.js';
 import { picture } from './picture.js';
 import { EMIT_COMMAND, PICTURE_REQUEST, type LayoutInitializationOptions } from './protocol.js';
 import { commandLine } from './command-line.js';
-import { compactingCollection, configureHeap, IdleCompaction, MAIN_COLLECT_BOUNDS, MAIN_IDLE_COLLECT_MS, mainThreadCollection, sizeMainYoungGeneration } from './heap.js';
+import { compactingCollection, configureHeap, IdleCompaction, MAIN_COLLECT_BOUNDS, MAIN_IDLE_COLLECT_MS, mainThreadCollection, sizeMainYoungGeneration, usedHeapBytes } from './heap.js';
 
 /**
  * How long after a version's diagnostics are published (with no edit since) the main thread builds
@@ -158,10 +158,10 @@ function bundlePath(): string | undefined {
  * `initialized`: called once the `initialize` answer is out, before the analysis worker starts.
  * `collect`: the main thread's full collection, run once it is idle (`MAIN_IDLE_COLLECT_MS` after the
  * last request, document change or publish, and no analysis running: the worker's whole-file
- * analysis lets the heap grow freely, heap.ts) if its heap grew (`MAIN_COLLECT_BOUNDS`).
+ * analysis lets the heap grow freely, heap.ts) if what its heap holds grew (`MAIN_COLLECT_BOUNDS`).
  */
 export function startServer(connection: Connection, options: { initialized?: () => void; collect?: () => void } = {}): void {
-  const idleCollection = options.collect ? new IdleCompaction(options.collect, MAIN_IDLE_COLLECT_MS, undefined, MAIN_COLLECT_BOUNDS, () => ctx?.scheduler.busy() ?? false) : undefined;
+  const idleCollection = options.collect ? new IdleCompaction(options.collect, MAIN_IDLE_COLLECT_MS, usedHeapBytes, MAIN_COLLECT_BOUNDS, () => ctx?.scheduler.busy() ?? false) : undefined;
   /** when the last request, document change or publish came (the main thread's warm-up waits for a quiet moment) */
   let lastActivity = 0;
   const activity = () => {
