@@ -128,31 +128,23 @@ function summariesOf(file: ast.File, resolution: Resolution, text: string): { su
     lastRun = undefined;
     return { sums, extensions: sums.reduce((n, x) => n + x.exts.length, 0) };
   }
-  const was = lastRun;
+  // the declarations the last file had at its start and end, by their units, keep their summaries
+  const was = lastRun ?? { units: [], sums: [], extensions: 0 };
   const n = units.length;
+  const m = was.units.length;
   let head = 0;
   let tail = 0;
-  if (was) {
-    const m = was.units.length;
-    while (head < n && head < m && units[head] === was.units[head]) head++;
-    while (tail < n - head && tail < m - head && units[n - 1 - tail] === was.units[m - 1 - tail]) tail++;
+  while (head < n && head < m && units[head] === was.units[head]) head++;
+  while (tail < n - head && tail < m - head && units[n - 1 - tail] === was.units[m - 1 - tail]) tail++;
+  let extensions = was.extensions;
+  for (let j = head; j < m - tail; j++) extensions -= was.sums[j].exts.length;
+  const middle: Summary[] = [];
+  for (let j = head; j < n - tail; j++) {
+    const x = summaryOf(file.decls[j], units[j], resolution, text);
+    extensions += x.exts.length;
+    middle.push(x);
   }
-  let extensions = was ? was.extensions : 0;
-  let sums: Summary[];
-  if (was) {
-    const m = was.units.length;
-    for (let j = head; j < m - tail; j++) extensions -= was.sums[j].exts.length;
-    const middle: Summary[] = [];
-    for (let j = head; j < n - tail; j++) {
-      const x = summaryOf(file.decls[j], units[j], resolution, text);
-      extensions += x.exts.length;
-      middle.push(x);
-    }
-    sums = was.sums.slice(0, head).concat(middle, was.sums.slice(m - tail));
-  } else {
-    sums = file.decls.map((d, j) => summaryOf(d, units[j], resolution, text));
-    extensions = sums.reduce((k, x) => k + x.exts.length, 0);
-  }
+  const sums = was.sums.slice(0, head).concat(middle, was.sums.slice(m - tail));
   lastRun = { units, sums, extensions };
   return { sums, extensions };
 }
