@@ -130,14 +130,13 @@ export class ChunkedParser {
   parse(text: string): ChunkedParse;
   parse(text: string, shouldStop: () => boolean): ChunkedParse | undefined;
   parse(text: string, shouldStop?: () => boolean): ChunkedParse | undefined {
-    const { lines, starts, texts, from, chunkLines, lead, trail, delta, lineDelta } = this.cut(text);
+    const { lines, starts, texts, from, chunkLines, lead: head, trail, delta, lineDelta } = this.cut(text);
     const last = this.last;
     const n = texts.length;
     // the leading and trailing chunks that `cut` kept are the previous version's, in order: taken as
     // a whole (the trailing ones only while no line was added or removed: a chunk with diagnostics
     // that moved to another line is parsed again), the others (what the edit touched) one by one
-    const head = last ? lead : 0;
-    const tail = last && lineDelta === 0 ? trail : 0;
+    const tail = lineDelta === 0 ? trail : 0;
     /** the chunks between the kept leading and trailing ones */
     const chunks: Chunk[] = [];
     /** chunks not kept from the previous version (parsed now, or kept from a stopped call) */
@@ -165,10 +164,10 @@ export class ChunkedParser {
     const oldN = last ? last.chunks.length : 0;
     const oldTail = oldN - tail;
     const all = last ? spliced(last.chunks, head, chunks, oldTail) : chunks;
-    // (indexed loops: this runs once per parse, so at open in code not yet compiled, where for-of is slow)
-    let count = head > 0 ? last!.at.diagnostics[head] : 0;
+    // the kept chunks' diagnostics counted by the last parse's offsets (its lists' lengths are their
+    // last entries); indexed loops: this runs at open in code not yet compiled, where for-of is slow
+    let count = last ? last.at.diagnostics[head] + last.diagnostics.length - last.at.diagnostics[oldTail] : 0;
     for (let k = 0; k < chunks.length; k++) count += chunks[k].diagnostics.length;
-    if (tail > 0) count += last!.diagnostics.length - last!.at.diagnostics[oldTail];
     if (count > MAX_DIAGNOSTICS) {
       // the whole-file parse caps the list: give exactly its result, and start afresh next time
       this.last = undefined;
@@ -181,46 +180,17 @@ export class ChunkedParser {
     const inPlace = last !== undefined && this.owner === last;
     const placeTo = inPlace && tail > 0 && delta === 0 ? n - tail : n;
     for (let k = inPlace ? head : 0; k < placeTo; k++) place(all[k], starts[k], chunkLines[k]);
-    // the file's lists: the kept leading and trailing chunks' parts from the last parse's, each list
-    // made at its final length (where each chunk's parts start in them kept too)
-    const mid = { decls: [] as ast.Decl[], comments: [] as ast.Comment[], diagnostics: [] as Diagnostic[], texts: [] as string[] };
-    const midAt = { decls: [] as number[], comments: [] as number[], diagnostics: [] as number[] };
-    const base = last && head > 0 ? { decls: last.at.decls[head], comments: last.at.comments[head], diagnostics: last.at.diagnostics[head] } : { decls: 0, comments: 0, diagnostics: 0 };
-    for (let k = 0; k < chunks.length; k++) {
-      const c = chunks[k];
-      midAt.decls.push(base.decls + mid.decls.length);
-      midAt.comments.push(base.comments + mid.comments.length);
-      midAt.diagnostics.push(base.diagnostics + mid.diagnostics.length);
-      for (let i = 0; i < c.decls.length; i++) mid.decls.push(c.decls[i]);
-      for (let i = 0; i < c.comments.length; i++) mid.comments.push(c.comments[i]);
-      for (let i = 0; i < c.diagnostics.length; i++) mid.diagnostics.push(c.diagnostics[i]);
-      // the chunk's own text (not a slice of the file's text, which would keep every version's text alive)
-      mid.texts.push(c.text);
-    }
-    let decls = mid.decls;
-    let comments = mid.comments;
-    let diagnostics = mid.diagnostics;
-    let ownTexts = mid.texts;
-    const at = { decls: midAt.decls, comments: midAt.comments, diagnostics: midAt.diagnostics };
-    if (last) {
-      const o = last;
-      const after = (list: 'decls' | 'comments' | 'diagnostics') => o.at[list][oldTail];
-      decls = spliced(o.file.decls, base.decls, mid.decls, tail > 0 ? after('decls') : o.file.decls.length);
-      comments = spliced(o.file.comments, base.comments, mid.comments, tail > 0 ? after('comments') : o.file.comments.length);
-      diagnostics = spliced(o.diagnostics, base.diagnostics, mid.diagnostics, tail > 0 ? after('diagnostics') : o.diagnostics.length);
-      ownTexts = spliced(o.texts, head, mid.texts, oldTail);
-      // the offsets: the kept trailing chunks' shifted by what the middle changed in length, then the totals
-      at.decls = spliced(o.at.decls, head, midAt.decls, oldTail, decls.length - o.file.decls.length, oldN, decls.length);
-      at.comments = spliced(o.at.comments, head, midAt.comments, oldTail, comments.length - o.file.comments.length, oldN, comments.length);
-      at.diagnostics = spliced(o.at.diagnostics, head, midAt.diagnostics, oldTail, diagnostics.length - o.diagnostics.length, oldN, diagnostics.length);
-    } else {
-      at.decls.push(decls.length);
-      at.comments.push(comments.length);
-      at.diagnostics.push(diagnostics.length);
-    }
+    // the file's lists: the kept leading and trailing chunks' parts from the last parse's, the
+    // middle's from its chunks (and where each chunk's parts start in them)
+    const decls = joined(chunks, (c) => c.decls, head, oldTail, last?.file.decls, last?.at.decls);
+    const comments = joined(chunks, (c) => c.comments, head, oldTail, last?.file.comments, last?.at.comments);
+    const diagnostics = joined(chunks, (c) => c.diagnostics, head, oldTail, last?.diagnostics, last?.at.diagnostics);
+    // the chunks' own texts (not slices of the file's text, which would keep every version's text alive)
+    const midTexts = chunks.map((c) => c.text);
+    const ownTexts = last ? spliced(last.texts, head, midTexts, oldTail) : midTexts;
     const result: ChunkedResult = {
-      file: { kind: 'File', range: { start: 0, end: text.length }, decls, comments },
-      diagnostics,
+      file: { kind: 'File', range: { start: 0, end: text.length }, decls: decls.list, comments: comments.list },
+      diagnostics: diagnostics.list,
       lines,
       chunks: all,
       from,
@@ -228,7 +198,7 @@ export class ChunkedParser {
       starts,
       chunkLines,
       texts: ownTexts,
-      at,
+      at: { decls: decls.at, comments: comments.at, diagnostics: diagnostics.at },
     };
     this.last = result;
     this.owner = result;
@@ -342,6 +312,29 @@ export class ChunkedParser {
       lineDelta,
     };
   }
+}
+
+/**
+ * One of the file's lists (declarations, comments or diagnostics) and where each chunk's part starts
+ * in it (one more entry: its length): the middle chunks' parts (`of` each) between the last parse's
+ * (`old`, with its offsets `oldAt`) kept leading chunks (the first `head`) and kept trailing ones
+ * (from its chunk `oldTail`), whose offsets shift by what the middle changed in length.
+ */
+function joined<T>(chunks: readonly Chunk[], of: (c: Chunk) => readonly T[], head: number, oldTail: number, old?: readonly T[], oldAt?: readonly number[]): { list: T[]; at: number[] } {
+  const base = oldAt ? oldAt[head] : 0;
+  const mid: T[] = [];
+  const midAt: number[] = [];
+  for (let k = 0; k < chunks.length; k++) {
+    const part = of(chunks[k]);
+    midAt.push(base + mid.length);
+    for (let i = 0; i < part.length; i++) mid.push(part[i]);
+  }
+  if (!old || !oldAt) {
+    midAt.push(mid.length);
+    return { list: mid, at: midAt };
+  }
+  const list = spliced(old, base, mid, oldAt[oldTail]);
+  return { list, at: spliced(oldAt, head, midAt, oldTail, list.length - old.length, oldAt.length - 1, list.length) };
 }
 
 /**
