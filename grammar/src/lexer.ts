@@ -57,6 +57,11 @@ for (let c = 0; c < 128; c++) {
   else if (/\s/.test(ch)) ascii[c] = SPACE;
 }
 
+/** Is `c` (a code unit; NaN past a text's end) a word character, `[A-Za-z0-9_]` (what continues an identifier or a keyword)? */
+export function isWordChar(c: number): boolean {
+  return c < 128 && (ascii[c] & WORD) !== 0;
+}
+
 /** JavaScript's `\s` (WhiteSpace.PATTERN): ASCII spaces, Unicode's Zs, line/paragraph separators, BOM */
 export function isSpace(c: number): boolean {
   if (c < 128) return ascii[c] === SPACE;

@@ -21,6 +21,7 @@
 import type * as ast from '../../../grammar/src/ast.js';
 import type { Diagnostic } from '../../../grammar/src/diagnostic.js';
 import { LineIndex, pushLineStarts } from '../../../grammar/src/line-index.js';
+import { isWordChar } from '../../../grammar/src/lexer.js';
 import { MAX_DIAGNOSTICS, parse } from '../../../grammar/src/parse.js';
 import { commonPrefixLength, commonSuffixLength } from './common-affix.js';
 
@@ -69,8 +70,7 @@ function keywordAt(text: string, at: number): boolean {
   for (let j = 0; j < list.length; j++) {
     const k = list[j];
     if (!text.startsWith(k, at)) continue;
-    const d = text.charCodeAt(at + k.length);
-    if (!((d >= 48 && d <= 57) || (d >= 65 && d <= 90) || (d >= 97 && d <= 122) || d === 95)) return true;
+    if (!isWordChar(text.charCodeAt(at + k.length))) return true;
   }
   return false;
 }
