@@ -160,7 +160,7 @@ export function growingFreely<T>(f: () => T): T {
  */
 export const MAIN_IDLE_COLLECT_MS = 1500;
 
-/** When an isolate collects at idle: its heap (committed) exceeds what it was right after its last compaction by `factor` and by `minBytes`. */
+/** When an isolate collects at idle: its heap (as `IdleCompaction` measures it: committed, or for the main thread used) exceeds what it was right after its last compaction by `factor` and by `minBytes`. */
 export interface CompactionBounds {
   factor: number;
   minBytes: number;
@@ -191,7 +191,7 @@ export function usedHeapBytes(): number {
  */
 export class IdleCompaction {
   private timer?: NodeJS.Timeout;
-  /** the heap's committed bytes right after the last compaction; 0 before the first */
+  /** the heap's size (as measured) right after the last compaction; 0 before the first */
   private after = 0;
   /** compactions done and their total time (ms) */
   count = 0;
