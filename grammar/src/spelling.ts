@@ -3,11 +3,12 @@
 import type { TokenType } from 'chevrotain';
 import * as t from './tokens.js';
 
-const declWords = ['param', 'const', 'let', 'layout', 'perm', 'kernel', 'schedule', 'assume'];
-/** the token type of each word of `nearDeclWord` */
+/** the token type of each declaration keyword (the words of `nearDeclWord`) */
 export const declWordTypes: Record<string, TokenType> = {
   param: t.Param, const: t.Const, let: t.Let, layout: t.LayoutKw, perm: t.Perm, kernel: t.Kernel, schedule: t.Schedule, assume: t.Assume,
 };
+/** the keywords a declaration starts with, in that order (what the chunked parse cuts a file at too: service/chunks.ts) */
+export const DECL_KEYWORDS: readonly string[] = Object.keys(declWordTypes);
 
 /**
  * The declaration keyword a word is a misspelling of, if any: edit distance 1 for words of up to 4
@@ -17,7 +18,7 @@ export function nearDeclWord(image: string): string | undefined {
   if (image.length < 2) return undefined;
   const w = image.toLowerCase();
   const most = w.length <= 4 ? 1 : 2;
-  return declWords.find((k) => k !== image && editDistance(k, w) <= most);
+  return DECL_KEYWORDS.find((k) => k !== image && editDistance(k, w) <= most);
 }
 
 /** Damerau-Levenshtein (optimal string alignment) distance */

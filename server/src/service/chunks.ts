@@ -22,6 +22,7 @@ import type * as ast from '../../../grammar/src/ast.js';
 import type { Diagnostic } from '../../../grammar/src/diagnostic.js';
 import { LineIndex, pushLineStarts } from '../../../grammar/src/line-index.js';
 import { isWordChar } from '../../../grammar/src/lexer.js';
+import { DECL_KEYWORDS } from '../../../grammar/src/spelling.js';
 import { MAX_DIAGNOSTICS, parse } from '../../../grammar/src/parse.js';
 import { commonPrefixLength, commonSuffixLength } from './common-affix.js';
 
@@ -58,10 +59,9 @@ export interface ChunkedParse {
   chunkLines?: readonly number[];
 }
 
-const KEYWORDS = ['param', 'const', 'let', 'layout', 'perm', 'kernel', 'schedule', 'assume'];
 /** the declaration keywords by their first code unit */
 const KEYWORDS_BY_FIRST: string[][] = [];
-for (const k of KEYWORDS) (KEYWORDS_BY_FIRST[k.charCodeAt(0)] ??= []).push(k);
+for (const k of DECL_KEYWORDS) (KEYWORDS_BY_FIRST[k.charCodeAt(0)] ??= []).push(k);
 
 /** does a declaration keyword start at `at`, not followed by a word character (`[A-Za-z0-9_]`) */
 function keywordAt(text: string, at: number): boolean {
@@ -479,6 +479,3 @@ function rangesOf(c: Chunk): ast.Range[] {
   }
   return out;
 }
-
-/** The declaration keywords a chunk starts with (exported for tests). */
-export const CHUNK_KEYWORDS: readonly string[] = KEYWORDS;
