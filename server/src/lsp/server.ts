@@ -24,7 +24,7 @@ import {
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { createRunner, serveAnalysisRequests, workerRole, type AnalysisRunner } from './analysis-runner.js';
 import { lowerThreadPriority, WORKER_NICE } from './thread-priority.js';
-import { Resync } from './transport.js';
+import { FrameWriter, Resync } from './transport.js';
 import { SnapshotCache, type ClientSupport, type ServerContext } from './context.js';
 import { warmUpMainThread } from './warm-main.js';
 import { DiagnosticsScheduler, EARLY_STAGE_MIN_CHARS as DEFAULT_EARLY_STAGE_MIN_CHARS } from './diagnostics.js';
@@ -134,8 +134,11 @@ function resilientStdioConnection(): Connection {
   const input = process.stdin.pipe(new Resync((m) => process.stderr.write(m + '\n')));
   process.stdin.on('end', () => input.end());
   // A readable stream (not a MessageReader), so that the library exits when it ends, as with its own
-  // --stdio; and, as it does for --stdio, nothing but protocol messages may reach stdout.
-  const connection = createConnection(ProposedFeatures.all, input, process.stdout, connectionOptions());
+  // --stdio; and, as it does for --stdio, nothing but protocol messages may reach stdout. The writer
+  // is ours (transport.ts: each message written at once); the library takes a stream on one side and
+  // a MessageWriter on the other, which its type declarations do not spell out.
+  const writer: unknown = new FrameWriter(process.stdout);
+  const connection = createConnection(ProposedFeatures.all, input, writer as NodeJS.WritableStream, connectionOptions());
   const remote = connection.console;
   console.log = console.debug = (...a: unknown[]) => remote.log(a.map(String).join(' '));
   console.info = (...a: unknown[]) => remote.info(a.map(String).join(' '));

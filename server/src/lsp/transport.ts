@@ -5,7 +5,16 @@
 // bytes that parses as JSON. Anything else is dropped (and logged) and reading resumes at the next
 // `Content-Length:` header, also one found inside a frame that turned out malformed, so the message
 // after a broken one is not lost.
+//
+// Writing: `FrameWriter` writes each message at once, header and body in one `write`, in the order
+// they are sent. vscode-jsonrpc's stream writer queues every message behind a lock that runs on a
+// later turn of the event loop (`setImmediate`), then writes the header and waits for its callback
+// before writing the body: an answer computed in a millisecond waited behind whatever the loop took
+// up meanwhile, most often the worker's diagnostics being converted and published (a hover right
+// after an edit: 0.6-0.9 ms from the handler's end to the client at the median, 3.7-4.2 ms in a
+// tenth of them, 10,000 and 20,000 lines).
 import { Transform, type TransformCallback } from 'node:stream';
+import { AbstractMessageWriter, type Message, type MessageWriter } from 'vscode-languageserver/node';
 
 const HEADER = Buffer.from('Content-Length:', 'latin1');
 const END = Buffer.from('\r\n\r\n', 'latin1');
@@ -92,4 +101,31 @@ export class Resync extends Transform {
 function isWhitespace(b: Buffer): boolean {
   for (const c of b) if (c !== 0x20 && c !== 0x0a && c !== 0x0d && c !== 0x09) return false;
   return true;
+}
+
+/** A message writer that frames and writes each message synchronously (see above). */
+export class FrameWriter extends AbstractMessageWriter implements MessageWriter {
+  private errors = 0;
+
+  constructor(private readonly out: NodeJS.WritableStream) {
+    super();
+    out.on('error', (e: Error) => this.fireError(e));
+    out.on('close', () => this.fireClose());
+  }
+
+  write(msg: Message): Promise<void> {
+    try {
+      const body = Buffer.from(JSON.stringify(msg), 'utf8');
+      this.out.write(Buffer.concat([Buffer.from(`Content-Length: ${body.byteLength}\r\n\r\n`, 'latin1'), body]));
+      return Promise.resolve();
+    } catch (e) {
+      const error = e instanceof Error ? e : new Error(String(e));
+      this.fireError(error, msg, ++this.errors);
+      return Promise.reject(error);
+    }
+  }
+
+  end(): void {
+    this.out.end();
+  }
 }
