@@ -125,6 +125,26 @@ test('analyze runs elaboration and returns the model', () => {
   assert.ok(a.model.layouts.has('L'));
 });
 
+test("a misspelled method's quick fix belongs to its own diagnostic, also where the elaborator is quiet (a schedule's arguments)", () => {
+  // reported: the fix travels with the diagnostic
+  const loud = elab('layout L = OrderBy(Row(2, 3)).GroupBi([6])').diagnostics;
+  assert.deepEqual(loud.map((d) => [d.code, d.fixes]), [['elab/unknown-method', [{ title: "Change to 'GroupBy'", edits: [{ range: { start: 30, end: 37 }, newText: 'GroupBy' }] }]]]);
+  // inside a schedule step the elaborator reports nothing (the schedule checks do): the fix was set
+  // on the diagnostic before it (a TileBy error on L, whose quick fix then edited the schedule), or,
+  // with none before, the elaboration failed (a fuzz campaign's elab/internal-error)
+  const text = 'param M = 64, N = 64, K = 64\nlayout A = Row(M, N).TileBy([2, 2])\nschedule s for linalg.matmul(M, N, K) on sm_90 {\n  mm = findOp("linalg.matmul")\n  tileForGrids(mm, [32, 32].aply())\n  parallelizeForThreads(mm, [16, 16])\n}\n';
+  const a = analyze(text);
+  assert.deepEqual(a.diagnostics.map((d) => [d.code, text.slice(d.range.start, d.range.end), d.fixes ?? null]), [
+    ['unused/layout', 'A', null],
+    ['elab/argument-kind', 'Row(M, N)', null],
+    ['schedule/missing-step', 's', null],
+    ['schedule/arg-type', '[32, 32].aply()', null],
+  ]);
+  assert.equal(a.diagnostics[2].message, 'schedule `s` does not bufferize(); the generated script bufferizes at the end');
+  const alone = analyze(text.replace('layout A = Row(M, N).TileBy([2, 2])\n', ''));
+  assert.deepEqual(alone.diagnostics.map((d) => d.code), ['schedule/missing-step', 'schedule/arg-type']);
+});
+
 test('a let using a query evaluates it', () => {
   const { model } = elab('layout L = OrderBy(Row(4)).GroupBy([4])\nlet x = L[1] * 2 + L.apply(2)');
   assert.equal(model.lets.get('x')!.value, 4n);

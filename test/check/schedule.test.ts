@@ -175,8 +175,8 @@ test('names the grammar already reports stay quiet; without quiet mode they are 
   const steps = `  mm = findOp("linalg.matmul")
   tileForGrids(nn, [BM, BQ])
   tilee(mm, [1])`;
+  // (tileForGrids is written, its handle is what is wrong: it is not also reported missing)
   assert.deepEqual(check(steps), [
-    { code: 'schedule/missing-step', severity: 'error', message: 'a schedule on sm_90 needs tileForGrids: without a grid loop there is no GPU kernel', at: 'gemm' },
     { code: 'schedule/missing-step', severity: 'error', message: 'a schedule on sm_90 needs parallelizeForThreads: it sets the threads of each block', at: 'gemm' },
     { code: 'schedule/missing-step', severity: 'warning', message: 'schedule `gemm` does not bufferize(); the generated script bufferizes at the end', at: 'gemm' },
   ]);
@@ -221,9 +221,7 @@ test('malformed steps: argument counts and kinds, list lengths, non-positive siz
     ['schedule/size-not-positive', 'thread count 2 of parallelizeForThreads must be at least 1, got 0', '0'],
     ['schedule/arg-count', 'promote takes 2 arguments (`promote(h, [operand indices])`), got 1', '(mm)'],
     ['schedule/arg-count', 'bufferize takes 0 arguments (`bufferize()`), got 1', '(mm)'],
-    ['schedule/missing-step', 'a schedule on sm_90 needs tileForGrids: without a grid loop there is no GPU kernel', 'gemm'],
-    ['schedule/missing-step', 'a schedule on sm_90 needs parallelizeForThreads: it sets the threads of each block', 'gemm'],
-    ['schedule/missing-step', 'schedule `gemm` does not bufferize(); the generated script bufferizes at the end', 'gemm'],
+    // tileForGrids, parallelizeForThreads and bufferize are written (malformed): not also reported missing
   ]);
 });
 

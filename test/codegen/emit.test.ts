@@ -184,6 +184,21 @@ test('a name the built-in does not define: kernel/name-not-in-template at the va
   ]]);
 });
 
+test('a slice in a CUDA binding: kernel/range-in-cuda at the value, no file (a fuzz campaign found an internal error here)', () => {
+  const text = 'const T = 32, R = 8\nparam n = 64\nlayout In = OrderBy(Row(n, n)).TileBy([n / T, n / T], [T, T])\n' +
+    'layout S = OrderBy(Row(T, T)).GroupBy([T, T])\n' +
+    'kernel tr target cuda builtin transpose_smem {\n  tile = T\n  rows = R\n  smem_size = T * (T + 1)\n  in_index = In[:by, bx, ty + jj, tx]\n' +
+    '  smem_store = S[ty + jj, tx]\n  smem_load = S[tx, ty + jj]\n  out_index = In[bx, by, ty + jj, tx]\n}\n';
+  const r = emitBlock(model(text), 'tr');
+  assert.deepEqual(r.files, []);
+  assert.deepEqual(r.diagnostics.map((d) => [d.code, d.range, d.message]), [[
+    'kernel/range-in-cuda', at(text, 'In[:by, bx, ty + jj, tx]'),
+    '`in_index` is a range of indices (a slice `:` or `a:b`): a CUDA kernel computes one index per thread, so index every dimension with a single value (slices are for Triton kernels)',
+  ]]);
+  // the same binding without the slice emits
+  assert.equal(emitBlock(model(text.replace('In[:by,', 'In[by,')), 'tr').files.length, 1);
+});
+
 test('a binding of two names to one value: kernel/binding-arity', () => {
   const text = 'kernel nw target cuda builtin nw_antidiag {\n  block_size, expr = 16\n}\n';
   const r = emitBlock(model(text), 'nw');

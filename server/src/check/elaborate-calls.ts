@@ -293,8 +293,8 @@ export function methodValue(el: Elaborator, m: ast.MethodCall): Val {
   if (!METHODS.includes(name)) {
     const near = METHODS.filter((x) => editDistance(x.toLowerCase(), name.toLowerCase()) <= 2);
     el.report('elab/unknown-method', m.method.range,
-      `.${name}(...) is not a layout method${near.length ? ` (did you mean .${near[0]}?)` : ''}; the methods are ${METHODS.map((x) => `.${x}`).join(', ')}`);
-    if (near.length) el.diagnostics[el.diagnostics.length - 1].fixes = [{ title: `Change to '${near[0]}'`, edits: [{ range: m.method.range, newText: near[0] }] }];
+      `.${name}(...) is not a layout method${near.length ? ` (did you mean .${near[0]}?)` : ''}; the methods are ${METHODS.map((x) => `.${x}`).join(', ')}`,
+      'error', near.length ? [{ title: `Change to '${near[0]}'`, edits: [{ range: m.method.range, newText: near[0] }] }] : undefined);
     return BAD;
   }
   if (recv.k === 'bad') {

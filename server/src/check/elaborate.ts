@@ -53,9 +53,10 @@ export class Elaborator {
 
   constructor(readonly res: Resolution, private readonly options: ElaborateOptions) {}
 
-  report(code: string, range: ast.Range, message: string, severity: Diagnostic['severity'] = 'error'): void {
+  /** `fixes`: the diagnostic's quick fixes (nothing is reported, fixes included, while quiet) */
+  report(code: string, range: ast.Range, message: string, severity: Diagnostic['severity'] = 'error', fixes?: Diagnostic['fixes']): void {
     if (this.quiet > 0) return;
-    this.diagnostics.push({ code, severity, message, range });
+    this.diagnostics.push(fixes ? { code, severity, message, range, fixes } : { code, severity, message, range });
   }
 
   // ------------------------------------------------------------------ declarations

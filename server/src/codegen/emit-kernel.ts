@@ -11,7 +11,7 @@ import {
   type KernelTarget,
   type TemplateLookup,
 } from '../check/kernel.js';
-import { freeSymbols, type Expr } from '../expr/index.js';
+import { freeSymbols, hasArange, type Expr } from '../expr/index.js';
 import { builtinSource, findBuiltin, builtinKernels, type BuiltinKernel } from './builtins.js';
 import { renderTemplate, scanTemplate, type ScannedTemplate } from './template.js';
 import { planShared, type SharedBinding } from './shared-lines.js';
@@ -233,6 +233,16 @@ export function emitKernel(decl: KernelDecl, ctx: KernelContext, access: Templat
           code: 'emit/index-overflow',
           severity: 'error',
           message: `\`${n.name}\` computes values up to ${mag} (${bitsOf(mag)}), beyond Triton's 32-bit program ids and tl.arange (2^31 - 1 = ${INT32_MAX}): it would wrap around; use smaller sizes or split the tensor`,
+          range: binding.value.range,
+        });
+        return;
+      }
+      // a slice or range (`A[i, :]`, `0:T`) is a block of indices, Triton's tl.arange: a CUDA thread computes one
+      if (target === 'cuda' && hasArange(e)) {
+        diagnostics.push({
+          code: 'kernel/range-in-cuda',
+          severity: 'error',
+          message: `\`${n.name}\` is a range of indices (a slice \`:\` or \`a:b\`): a CUDA kernel computes one index per thread, so index every dimension with a single value (slices are for Triton kernels)`,
           range: binding.value.range,
         });
         return;

@@ -40,7 +40,8 @@ export function checkSchedule(
   const out = [...base.diagnostics];
   if (!base.spec) return out;
   const malformed = base.diagnostics.some((d) => d.severity === 'error');
-  out.push(...analyzeSchedule(base.spec, { ...ao, structureOnly: malformed }).diagnostics);
+  const written = new Set(decl.steps.map((s) => s.primitive.name));
+  out.push(...analyzeSchedule(base.spec, { ...ao, structureOnly: malformed, written }).diagnostics);
   if (malformed) return out;
   const key = (d: Diagnostic): string => `${d.code}@${d.range.start}:${d.range.end}`;
   const reported = new Set(out.map(key));

@@ -98,6 +98,11 @@ export interface AnalyzeOptions {
   isDeclared?: (name: string) => boolean;
   /** report only order, handle and target problems (the caller knows the spec lacks malformed steps) */
   structureOnly?: boolean;
+  /**
+   * the primitives the block writes, malformed steps included (resolution reports those and leaves
+   * them out of the spec): a required step that is written but malformed is not also reported missing
+   */
+  written?: ReadonlySet<string>;
 }
 
 export function analyzeSchedule(spec: ScheduleSpec, opts: AnalyzeOptions = {}): AnalyzeResult {
@@ -194,12 +199,13 @@ export function analyzeSchedule(spec: ScheduleSpec, opts: AnalyzeOptions = {}): 
     }
     if (!prev) seen.set(s.primitive, s);
   }
-  if (!handle) {
+  const absent = (p: Primitive) => !seen.get(p) && !opts.written?.has(p);
+  if (!handle && !opts.written?.has('findOp')) {
     out.push(diag('missing-step', 'error', `schedule \`${spec.name}\` has no findOp: bind the payload first, e.g. \`mm = findOp("${info.name}")\``, spec.ranges?.name));
   }
   if (isGpu) {
     for (const need of ['tileForGrids', 'parallelizeForThreads'] as const) {
-      if (!seen.get(need) && !(need === 'parallelizeForThreads' && seen.get('parallelizeForWarps'))) {
+      if (absent(need) && !(need === 'parallelizeForThreads' && !absent('parallelizeForWarps'))) {
         out.push(diag('missing-step', 'error',
           need === 'tileForGrids'
             ? `a schedule on ${target.name} needs tileForGrids: without a grid loop there is no GPU kernel`
@@ -210,7 +216,7 @@ export function analyzeSchedule(spec: ScheduleSpec, opts: AnalyzeOptions = {}): 
   }
   // (with malformed steps left out of the spec, a missing mma would only be a consequence)
   if (isGpu && !opts.structureOnly) tensorCoreStructure(spec, seen, out);
-  if (!seen.get('bufferize') && handle) {
+  if (absent('bufferize') && handle) {
     out.push(diag('missing-step', 'warning', `schedule \`${spec.name}\` does not bufferize(); the generated script bufferizes at the end`, spec.ranges?.name));
   }
 
