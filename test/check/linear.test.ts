@@ -99,6 +99,17 @@ test('bank conflict warning on load=, with the swizzle quick fix replacing the m
   assert.deepEqual(analyze(fixed).diagnostics, []);
 });
 
+test('a memory layout whose GenP fails at some point: linear/access at the access, not an internal error (a fuzz campaign found one)', () => {
+  const text = 'const T = 32\nperm bad(m)[i, j] = m * i + (j ^ i) inverse(x) = [x / (m - 32), x % m]\n' +
+    'layout Smem = OrderBy(GenP([T, T], bad(T))).GroupBy([T, T])\n' +
+    'linear Ld = bases(shape=[32, 32], register=[[0, 8], [0, 16]], lane=[[1, 0], [2, 0], [4, 0], [8, 0], [16, 0]], warp=[[0, 1], [0, 2], [0, 4]], load=Smem, elemBytes=4)\n';
+  const a = analyze(text);
+  assert.deepEqual(a.diagnostics.map((d) => [d.code, text.slice(d.range.start, d.range.end), d.message]), [
+    ['genp/eval-error', 'bad(T)', 'bad(T): evaluating at [0, 0] failed: division by zero'],
+    ['linear/access', 'load=Smem', "'Smem' cannot be evaluated: division by zero"],
+  ]);
+});
+
 test('LEGO layouts with power-of-two extents: the F2 matrix equals numeric apply', () => {
   let tried = 0;
   fc.assert(fc.property(fc.integer({ min: 1, max: 2 ** 31 - 1 }), (seed) => {

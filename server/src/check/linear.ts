@@ -226,6 +226,8 @@ export function legoAsLinear(name: string, decl: ast.LayoutDecl, L: A.Layout, en
     return legoClassify(base, L, env, shape, total);
   } catch (e) {
     if (e instanceof A.AlgebraError || e instanceof F.F2Error) return { ...base, problem: e.message };
+    // a GenP perm that fails at some point (division by zero there; reported at the GenP)
+    if (e instanceof X.EvalError) return { ...base, problem: `'${name}' cannot be evaluated: ${e.message}` };
     throw e;
   }
 }
@@ -336,7 +338,9 @@ export function accessConflicts(dist: F.LinearLayout, mem: LinearModel, elemByte
     const offsetOf = (c: number[]) => A.applyPrepared(p, c);
     return { ...bruteAccess(dist, offsetOf, elemBytes, vec), brute: true };
   } catch (e) {
+    // the memory layout cannot be evaluated at some offset (a GenP perm that divides by zero there: reported at the GenP)
     if (e instanceof A.AlgebraError) throw new F.F2Error(e.message);
+    if (e instanceof X.EvalError) throw new F.F2Error(`'${mem.name}' cannot be evaluated: ${e.message}`);
     throw e;
   }
 }
