@@ -1,6 +1,7 @@
 // The fuzzer (issue 10, section 5): inputs from mutating examples/ and from a grammar-aware generator
 // (fast-check arbitraries), driven through `analyze`, the service features (hover, inlay hints,
-// completion, formatting, the quick fixes of code actions) and emit. Used by the short deterministic
+// completion, signature help, navigation and rename, semantic tokens, the outline, folding, the layout
+// picture and its drawings, formatting, the quick fixes of code actions) and emit. Used by the short deterministic
 // campaign of `npm test` (campaign.test.ts), the long one (`npm run fuzz -- --minutes N`, run.ts) and the
 // benchmark (bench/fuzz.ts).
 import { readdirSync, readFileSync } from 'node:fs';
@@ -14,6 +15,15 @@ import { completion } from '../../server/src/service/completion.js';
 import { inlayHints } from '../../server/src/service/inlay-hints.js';
 import { applyEdits, format } from '../../server/src/service/format.js';
 import { defaultSettings } from '../../server/src/service/settings.js';
+import { signatureHelp } from '../../server/src/service/signature-help.js';
+import { definition, highlights, references, rename } from '../../server/src/service/navigation.js';
+import { semanticTokens } from '../../server/src/service/semantic-tokens.js';
+import { flatSymbols, outline } from '../../server/src/service/outline.js';
+import { foldingRanges } from '../../server/src/service/folding.js';
+import { picture } from '../../server/src/service/picture.js';
+import { buildModel, initialView } from '../../server/src/picture/model.js';
+import { toSvg } from '../../server/src/picture/svg.js';
+import { toText } from '../../server/src/picture/text.js';
 import { parse } from '../../grammar/src/index.js';
 
 const root = resolve(import.meta.dirname, '../..');
@@ -164,7 +174,31 @@ export function exercise(text: string, offsets: readonly number[]): Outcome {
     const o = text.length ? raw % (text.length + 1) : 0;
     step('hover', () => void hover(doc, o, defaultSettings));
     step('completion', () => void completion(doc, o));
+    step('signatureHelp', () => void signatureHelp(doc, o));
+    step('navigation', () => {
+      definition(doc, o);
+      references(doc, o, true);
+      highlights(doc, o);
+    });
+    step('rename', () => {
+      const r = rename(doc, o, 'fz_renamed');
+      if ('edits' in r) void parse(applyEdits(text, r.edits as never));
+    });
+    step('picture', () => {
+      const p = picture(doc, o);
+      if (p && !('error' in p)) {
+        const m = buildModel(p, initialView);
+        toSvg(m, p, { heading: true, view: initialView });
+        toText(m);
+      }
+    });
   }
+  step('semanticTokens', () => void semanticTokens(doc));
+  step('outline', () => {
+    outline(doc.file, text);
+    flatSymbols(doc.file, text);
+    foldingRanges(doc.file, text, doc.lines);
+  });
   step('format', () => {
     const f = format(doc);
     if ('edits' in f) {
