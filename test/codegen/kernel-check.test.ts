@@ -3,6 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Binding, Ident, KernelDecl } from '../../grammar/src/ast.js';
+import { parse } from '../../grammar/src/parse.js';
 import { checkKernel, type TemplateLookup } from '../../server/src/check/kernel.js';
 import { scanTemplate } from '../../server/src/codegen/template.js';
 
@@ -97,6 +98,18 @@ test('a name bound twice: an error at the second, related to the first', () => {
   assert.equal(d[0].code, 'kernel/duplicate-binding');
   assert.equal(d[0].range.start, src.lastIndexOf('a = y'));
   assert.equal(d[0].related?.[0].range.start, src.indexOf('a = x'));
+});
+
+test('a slice or a range in a CUDA kernel binding: kernel/range-in-cuda at the value; a Triton kernel takes them', () => {
+  // (the values parsed: this file's `kernel` helper gives them no syntax)
+  const parsed = (text: string) => parse(text).file.decls[0] as KernelDecl;
+  const src = 'kernel k target cuda template "t.cu" {\n  a = A[i, :]\n  b, c = (0:4) + 1, j\n  d = A[i, j]\n}';
+  const d = checkKernel(parsed(src), found('{{ a }} {{ b }} {{ c }} {{ d }}'), ctx);
+  assert.deepEqual(d.map((x) => [x.code, src.slice(x.range.start, x.range.end), x.message]), [
+    ['kernel/range-in-cuda', 'A[i, :]', '`a` is a range of indices (a slice `:` or `a:b`): a CUDA kernel computes one index per thread, so index every dimension with a single value (slices are for Triton kernels)'],
+    ['kernel/range-in-cuda', '(0:4) + 1', 'the values of `b`, `c` hold a range of indices (a slice `:` or `a:b`): a CUDA kernel computes one index per thread, so index every dimension with a single value (slices are for Triton kernels)'],
+  ]);
+  assert.deepEqual(checkKernel(parsed(src.replace('target cuda', 'target triton')), found('{{ a }} {{ b }} {{ c }} {{ d }}'), ctx), []);
 });
 
 test('template syntax problems: errors at the template path, naming the line; no unused-binding noise', () => {

@@ -3,7 +3,7 @@
 // Pure data in, diagnostics as data out. This layer reads no files and knows no template engine:
 // the caller (codegen's facade) scans the template and passes what it found as a `TemplateInfo`,
 // or says why it could not (`TemplateLookup`). Codes are `kernel/...` (docs/diagnostics.md).
-import type { Binding, KernelDecl, Range } from '../../../grammar/src/ast.js';
+import { children, type AnyNode, type Binding, type KernelDecl, type Range } from '../../../grammar/src/ast.js';
 import type { Diagnostic, Fix } from '../../../grammar/src/diagnostic.js';
 
 /** One `{{ name }}` occurrence in a template. */
@@ -68,6 +68,21 @@ export function boundNames(decl: KernelDecl): { name: string; range: Range; bind
   return decl.bindings.flatMap((b) => b.names.map((n) => ({ name: n.name, range: n.range, binding: b })));
 }
 
+/**
+ * `kernel/range-in-cuda`'s message: a binding whose value is a block of indices (a slice in a query,
+ * a range `(a:b)`: Triton's `tl.arange`) in a CUDA kernel, where each thread computes one index.
+ * Written where the syntax shows it (`checkKernel`), and at emission where only the value does.
+ */
+export function rangeInCudaMessage(names: readonly string[]): string {
+  const what = names.length === 1 ? `\`${names[0]}\` is a range` : `the values of ${names.map((n) => `\`${n}\``).join(', ')} hold a range`;
+  return `${what} of indices (a slice \`:\` or \`a:b\`): a CUDA kernel computes one index per thread, so index every dimension with a single value (slices are for Triton kernels)`;
+}
+
+function hasRangeSyntax(n: AnyNode): boolean {
+  if (n.kind === 'Slice' || n.kind === 'Range') return true;
+  return children(n).some(hasRangeSyntax);
+}
+
 /** Checks one kernel block against its template. */
 export function checkKernel(decl: KernelDecl, lookup: TemplateLookup, ctx: KernelCheckContext): Diagnostic[] {
   const out: Diagnostic[] = [];
@@ -87,6 +102,13 @@ export function checkKernel(decl: KernelDecl, lookup: TemplateLookup, ctx: Kerne
       });
     } else {
       first.set(b.name, b.range);
+    }
+  }
+
+  if (decl.target?.value === 'cuda') {
+    for (const b of decl.bindings) {
+      if (!hasRangeSyntax(b.value)) continue;
+      out.push({ code: 'kernel/range-in-cuda', severity: 'error', message: rangeInCudaMessage(b.names.map((n) => n.name)), range: b.value.range });
     }
   }
 

@@ -7,6 +7,7 @@ import type { Diagnostic } from '../../../grammar/src/diagnostic.js';
 import {
   PARAM_PREFIX,
   checkKernel,
+  rangeInCudaMessage,
   templateRange,
   type KernelTarget,
   type TemplateLookup,
@@ -237,12 +238,12 @@ export function emitKernel(decl: KernelDecl, ctx: KernelContext, access: Templat
         });
         return;
       }
-      // a slice or range (`A[i, :]`, `0:T`) is a block of indices, Triton's tl.arange: a CUDA thread computes one
+      // a slice or range the syntax does not show (checkKernel reports those it does)
       if (target === 'cuda' && hasArange(e)) {
         diagnostics.push({
           code: 'kernel/range-in-cuda',
           severity: 'error',
-          message: `\`${n.name}\` is a range of indices (a slice \`:\` or \`a:b\`): a CUDA kernel computes one index per thread, so index every dimension with a single value (slices are for Triton kernels)`,
+          message: rangeInCudaMessage([n.name]),
           range: binding.value.range,
         });
         return;
