@@ -171,6 +171,42 @@ describe('rename', () => {
   });
 });
 
+describe('rename and kernel templates', () => {
+  // a kernel's binding names are its template's placeholders, and a param fills `{{ param_NAME }}` by
+  // its name: renaming either would leave the template's placeholder unfilled (the kernel stops
+  // generating), so the rename is refused before the editor asks for a new name
+  test('prepareRename refuses a binding the template uses and a param a template reads by its name; a param bound explicitly renames', async () => {
+    const u = c.uri('kernel-rename.layout');
+    const { text, at: m } = markers(`param $1M = 256, N = 256, K = 256, BM = 64, BN = 64, BK = 32, GM = 8
+let tiles = $3M / BM
+layout P = OrderBy(Row(4, 4)).GroupBy([4, 4])
+layout A = OrderBy(Row(M, K)).TileBy([M / BM, K / BK], [BM, BK])
+kernel mm target triton builtin matmul {
+  pid_m, pid_n = P.inv(pid)
+  $2offset_aptrs = A[pid_m, k, :, :]
+  offset_bptrs = P[pid_m, k]
+  offset_cptrs = P[pid_m, pid_n]
+}
+`);
+    await c.open(u, text);
+    const refused = async (offset: number) => {
+      try {
+        return await c.request('textDocument/prepareRename', { textDocument: { uri: u }, position: pos(text, offset) });
+      } catch (e) {
+        return (e as Error).message;
+      }
+    };
+    assert.equal(await refused(m['1']), 'param M fills `{{ param_M }}` in builtin matmul of kernel mm by its name: renaming it would leave the placeholder unfilled; bind it in the kernel first (`param_M = M`)');
+    assert.equal(await refused(m['3']), 'param M fills `{{ param_M }}` in builtin matmul of kernel mm by its name: renaming it would leave the placeholder unfilled; bind it in the kernel first (`param_M = M`)');
+    assert.equal(await refused(m['2']), '`offset_aptrs` fills `{{ offset_aptrs }}` in builtin matmul of kernel mm: the template names it, so renaming it here would leave the placeholder unfilled');
+    // bound explicitly, the param renames (the binding's value is renamed with it)
+    const bound = text.replace('  pid_m, pid_n', '  param_M = M\n  pid_m, pid_n');
+    c.change(u, 2, [{ text: bound }]);
+    const r = (await c.request('textDocument/rename', { textDocument: { uri: u }, position: pos(bound, m['1']), newName: 'Rows' })) as { changes: Record<string, { newText: string }[]> };
+    assert.equal(r.changes[u].length, 5);
+  });
+});
+
 describe('semantic tokens', () => {
   const decode = async (u: string, text: string) => {
     const st = await c.request<{ data: number[] }>('textDocument/semanticTokens/full', { textDocument: { uri: u } });

@@ -134,6 +134,15 @@ export function findTemplate(decl: KernelDecl, ctx: Pick<KernelContext, 'path'>,
 }
 
 /** The implicit placeholders available to every template. */
+/**
+ * The placeholder names of a kernel's template, and how messages name the template; undefined when it
+ * cannot be found or read.
+ */
+export function templatePlaceholders(decl: KernelDecl, path: string, access: TemplateAccess): { names: ReadonlySet<string>; label: string } | undefined {
+  const { lookup } = findTemplate(decl, { path }, access);
+  return lookup.kind === 'found' ? { names: new Set(lookup.info.placeholders.map((p) => p.name)), label: lookup.label } : undefined;
+}
+
 export function implicitNames(ctx: Pick<KernelContext, 'paramValues'>): Set<string> {
   const s = new Set(['kernel_name']);
   for (const name of ctx.paramValues.keys()) s.add(PARAM_PREFIX + name);

@@ -17,7 +17,7 @@ import { emitScheduleBlock } from './schedule.js';
 
 export type EmitTarget = KernelTarget;
 export type { EmittedFile, KernelContext, TemplateAccess, BindingValue } from './emit-kernel.js';
-export { resolveTemplatePath, headerComment, kernelTemplateDiagnostics, implicitNames } from './emit-kernel.js';
+export { resolveTemplatePath, headerComment, kernelTemplateDiagnostics, implicitNames, templatePlaceholders } from './emit-kernel.js';
 export { planEmit, type EmitPlan, type PlanOptions, type PlannedWrite, type RefusedWrite } from './plan.js';
 export { builtinKernels, findBuiltin, type BuiltinKernel } from './builtins.js';
 export { scanTemplate, renderTemplate } from './template.js';

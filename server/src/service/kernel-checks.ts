@@ -10,7 +10,7 @@ import * as nodePath from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { File, KernelDecl } from '../../../grammar/src/ast.js';
 import type { Diagnostic } from '../../../grammar/src/diagnostic.js';
-import { kernelDiagnosticsOfFile, kernelTemplateDiagnostics, type TemplateAccess } from '../codegen/index.js';
+import { kernelDiagnosticsOfFile, kernelTemplateDiagnostics, templatePlaceholders, type TemplateAccess } from '../codegen/index.js';
 
 /**
  * Reads template files inside `root` only: a path that leaves it, also through a symbolic link, reads
@@ -57,6 +57,16 @@ export function kernelChecks(file: File, text: string, uri: string | undefined):
   } catch (e) {
     const first = file.decls.find((d) => d.kind === 'Kernel')!;
     return [{ code: 'check/internal-error', severity: 'error', message: `internal error while checking kernels: ${(e as Error).message}`, range: first.name.range }];
+  }
+}
+
+/** The placeholders of a kernel's template as the editor finds it (see `access`); undefined when it cannot be read. */
+export function kernelPlaceholders(decl: KernelDecl, uri: string | undefined): { names: ReadonlySet<string>; label: string } | undefined {
+  const a = access(uri);
+  try {
+    return templatePlaceholders(decl, a.path, a.access);
+  } catch {
+    return undefined;
   }
 }
 

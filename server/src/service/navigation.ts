@@ -4,6 +4,8 @@ import type { TokenInfo } from '../../../grammar/src/token-info.js';
 import { firstEndingFrom, type LayoutDocument } from './document.js';
 import { isIdentifier, isKeyword, isReserved } from './builtins.js';
 import { globalKinds, type SymbolDef } from './symbols.js';
+import { kernelPlaceholders } from './kernel-checks.js';
+import { PARAM_PREFIX } from '../check/kernel.js';
 
 export type DefinitionTarget = { kind: 'symbol'; range: Range } | { kind: 'file'; path: string; originRange: Range };
 
@@ -41,7 +43,10 @@ export type PrepareRenameResult = { range: Range; placeholder: string } | { erro
 
 export function prepareRename(doc: LayoutDocument, offset: number): PrepareRenameResult {
   const occ = doc.symbols.at(offset);
-  if (occ) return { range: occ.range, placeholder: occ.def.name };
+  if (occ) {
+    const unfilled = placeholderLeftUnfilled(doc, occ.def);
+    return unfilled ? { error: unfilled } : { range: occ.range, placeholder: occ.def.name };
+  }
   const tok = tokenAt(doc.tokens, offset);
   if (tok && tok.category === 'keyword') return { error: `'${tok.text}' is a keyword and cannot be renamed` };
   if (tok && isReserved(tok.text)) return { error: `'${tok.text}' is built in and cannot be renamed` };
@@ -62,6 +67,29 @@ export function rename(doc: LayoutDocument, offset: number, newName: string): Re
   const clash = clashing(doc, def, newName);
   if (clash) return { error: `'${newName}' is already declared: ${describeKind(clash)} at ${doc.lines.format(clash.range.start)}` };
   return { edits: doc.symbols.occurrences(def).map((o) => ({ range: o.range, newText: newName })) };
+}
+
+/**
+ * Why renaming `def` would leave a kernel template's `{{ placeholder }}` unfilled, if it would: a
+ * kernel's binding names are the template's placeholders, and a param or const fills
+ * `{{ param_NAME }}` by its name where the kernel does not bind that placeholder itself. The template
+ * (a file, a built-in) is not renamed with it: the kernel would stop generating.
+ */
+function placeholderLeftUnfilled(doc: LayoutDocument, def: SymbolDef): string | undefined {
+  const byName = def.kind === 'param' || def.kind === 'const';
+  if (def.kind !== 'binding' && !byName) return undefined;
+  for (const d of doc.file.decls) {
+    if (d.kind !== 'Kernel' || (def.kind === 'binding' && def.container !== d)) continue;
+    const bound = new Set(d.bindings.flatMap((b) => b.names.map((n) => n.name)));
+    const placeholder = def.kind === 'binding' ? def.name : PARAM_PREFIX + def.name;
+    if (byName && bound.has(placeholder)) continue;
+    const t = kernelPlaceholders(d, doc.uri);
+    if (!t?.names.has(placeholder)) continue;
+    return def.kind === 'binding'
+      ? `\`${def.name}\` fills \`{{ ${placeholder} }}\` in ${t.label} of kernel ${d.name.name}: the template names it, so renaming it here would leave the placeholder unfilled`
+      : `${def.kind} ${def.name} fills \`{{ ${placeholder} }}\` in ${t.label} of kernel ${d.name.name} by its name: renaming it would leave the placeholder unfilled; bind it in the kernel first (\`${placeholder} = ${def.name}\`)`;
+  }
+  return undefined;
 }
 
 /** A declaration that would conflict with (or be captured by) renaming `def` to `name`. */
