@@ -8,7 +8,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import fc from 'fast-check';
 import { analyze } from '../../server/src/check/index.js';
-import { buildEmitModel, emitFile } from '../../server/src/codegen/index.js';
+import { buildEmitModel, emitFile, kernelDiagnosticsOfFile } from '../../server/src/codegen/index.js';
 import { LayoutDocument } from '../../server/src/service/document.js';
 import { hover } from '../../server/src/service/hover.js';
 import { completion } from '../../server/src/service/completion.js';
@@ -182,7 +182,18 @@ export function exercise(text: string, offsets: readonly number[]): Outcome {
     });
     step('rename', () => {
       const r = rename(doc, o, 'fz_renamed');
-      if ('edits' in r) void parse(applyEdits(text, r.edits as never));
+      if (!('edits' in r) || r.edits.length === 0) return;
+      // a rename changes names, not meaning: the same diagnostics (codes) after it, where the names
+      // were in order (renaming one of two declarations of a name is what fixes name/duplicate)
+      const renamed = applyEdits(text, r.edits as never);
+      const codes = (t: string) => {
+        const f = parse(t).file;
+        return [...analyze(t, { budget: FUZZ_GENP_BUDGET }).diagnostics, ...kernelDiagnosticsOfFile(f, t, '/fuzz/f.layout')].map((d) => d.code).sort().join(' ');
+      };
+      const before = codes(text);
+      if (/(^| )name\//.test(before)) return;
+      const after = codes(renamed);
+      if (before !== after) throw new Error(`the rename at ${o} changed the diagnostics: ${before} -> ${after}`);
     });
     step('picture', () => {
       const p = picture(doc, o);
