@@ -112,6 +112,16 @@ test('a slice or a range in a CUDA kernel binding: kernel/range-in-cuda at the v
   assert.deepEqual(checkKernel(parsed(src.replace('target cuda', 'target triton')), found('{{ a }} {{ b }} {{ c }} {{ d }}'), ctx), []);
 });
 
+test('target mlir on a kernel: kernel/unsupported-target at the target; a built-in of another target says target-mismatch instead', () => {
+  const src = 'kernel k target mlir template "t.mlir" {\n  a = x\n}';
+  const d = checkKernel(kernel(src), found('{{ a }}'), ctx);
+  assert.deepEqual(d.map((x) => [x.code, slice(src, x.range), x.message]), [
+    ['kernel/unsupported-target', 'mlir', 'kernel k: templates emit CUDA or Triton; MLIR is generated from `schedule` blocks'],
+  ]);
+  const builtin: TemplateLookup = { kind: 'found', info: scanTemplate('{{ a }}'), label: 'builtin matmul', target: 'triton' };
+  assert.deepEqual(checkKernel(kernel(src), builtin, ctx).map((x) => x.code), ['kernel/target-mismatch']);
+});
+
 test('template syntax problems: errors at the template path, naming the line; no unused-binding noise', () => {
   const src = 'kernel mm target triton template "t.py" {\n  a = x\n}';
   const d = checkKernel(kernel(src), found('ok\n{{#a}}x{{/a}}'), ctx);

@@ -105,6 +105,15 @@ export function checkKernel(decl: KernelDecl, lookup: TemplateLookup, ctx: Kerne
     }
   }
 
+  // (a built-in has a target of its own: kernel/target-mismatch says it, with a fix)
+  if (decl.target?.value === 'mlir' && !(lookup.kind === 'found' && lookup.target)) {
+    out.push({
+      code: 'kernel/unsupported-target',
+      severity: 'error',
+      message: `kernel ${kernel}: templates emit CUDA or Triton; MLIR is generated from \`schedule\` blocks`,
+      range: decl.target.range,
+    });
+  }
   if (decl.target?.value === 'cuda') {
     for (const b of decl.bindings) {
       if (!hasRangeSyntax(b.value)) continue;

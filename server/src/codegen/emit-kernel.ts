@@ -178,14 +178,7 @@ export function emitKernel(decl: KernelDecl, ctx: KernelContext, access: Templat
   if (!decl.template) {
     diagnostics.push({ code: 'kernel/no-template', severity: 'error', message: `kernel ${name} names no template: add \`template "FILE"\` or \`builtin NAME\``, range: decl.name.range });
   }
-  if (target === 'mlir') {
-    diagnostics.push({
-      code: 'kernel/unsupported-target',
-      severity: 'error',
-      message: `kernel ${name}: templates emit CUDA or Triton; MLIR is generated from \`schedule\` blocks`,
-      range: decl.target!.range,
-    });
-  }
+  // (`target mlir`: kernel/unsupported-target, from checkKernel)
   if (!found.template || diagnostics.some((d) => d.severity === 'error') || (target !== 'cuda' && target !== 'triton')) {
     return { files: [], diagnostics };
   }
