@@ -1,5 +1,7 @@
 // The fuzz benchmark (issue 10, section 5): runs the fuzzer (test/fuzz/fuzz-lib.ts: mutated examples and
-// generated programs through analyze, hover, inlay hints, completion, formatting, quick fixes and emit) for
+// generated programs through analyze, hover, inlay hints, completion, signature help, navigation, rename
+// (which must not change an error-free file's diagnostics), the layout picture, semantic tokens, the
+// outline, folding, formatting, quick fixes and emit) for
 // LAYOUT_FUZZ_SECONDS seconds (default 60) or LAYOUT_FUZZ_INPUTS inputs, and reports inputs, inputs with an
 // exception, inputs with an internal-error diagnostic, and analyses over 1 s. The target is 1,000,000 inputs
 // with 0 / 0 / 0. `node --import tsx bench/fuzz.ts` prints the numbers and writes bench/results/fuzz.json.
