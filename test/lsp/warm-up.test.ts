@@ -72,7 +72,7 @@ test('warm-up: `busy` is polled inside each step (before each chunk and declarat
   const steps: number[] = [];
   warmUp(() => ++asked > 4, 30, (s) => steps.push(s));
   await turns(10);
-  // the first step parses one unit: it stops at the fourth chunk's poll, and nothing runs after it
+  // the first step parses the sample: it stops at the fourth chunk's poll, and nothing runs after it
   assert.deepEqual(steps, [0]);
   assert.equal(asked, 6);
 });
