@@ -1,8 +1,8 @@
 // The cost of opening a file, in process: what the analysis worker does when a document is opened,
 // in a fresh process each time (the worker's situation: its code is cold; the first open of a session
 // runs it for the first time), with the worker's heap settings (lsp/heap.ts: a whole-file analysis
-// grows freely) and the worker's parse-only warm-up steps first (lsp/warm-up.ts: what it has time
-// for before a document arrives).
+// grows freely) and the worker's first warm-up steps first (lsp/warm-up.ts `warmFirstStage`: parse
+// and names, what it has time for before a document arrives).
 // For generated files of several sizes (bench/support/lsp-files.ts, the files of bench/lsp-vs-mlir.ts),
 // CPU time (process.cpuUsage: less sensitive to other processes than the wall-clock times of
 // lsp-vs-mlir.ts's didOpen rows) of
@@ -19,18 +19,15 @@ import { join, resolve } from 'node:path';
 import { growingFreely, HEAP_GROWING_PERCENT, WORKER_YOUNG_GENERATION_MB } from '../server/src/lsp/heap.js';
 
 const RUNS = 7;
-/** the warm-up's parse-only steps (lsp/warm-up.ts's PARSE_ONLY_STEPS) */
-const WARM_STEPS = 24;
 
 interface Sample { first: number; complete: number; warm: number }
 
 async function child(lines: number): Promise<void> {
   const { layoutFile } = await import('./support/lsp-files.js');
   const { IncrementalAnalysis } = await import('../server/src/service/incremental.js');
-  const { ChunkedParser } = await import('../server/src/service/chunks.js');
-  const { WARM_UP_UNITS } = await import('../server/src/lsp/warm-up.js');
+  const { warmFirstStage, FIRST_STAGE_STEPS } = await import('../server/src/lsp/warm-up.js');
   const text = layoutFile(lines);
-  for (let i = 0; i < WARM_STEPS; i++) new ChunkedParser().parse(WARM_UP_UNITS[i % WARM_UP_UNITS.length]);
+  for (let i = 0; i < FIRST_STAGE_STEPS; i++) warmFirstStage();
   const ms = (c: NodeJS.CpuUsage) => (c.user + c.system) / 1000;
   const c0 = process.cpuUsage();
   let first = NaN;

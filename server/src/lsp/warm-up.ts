@@ -6,6 +6,7 @@
 // delays a job by more than one step, and a step stops early when a job is posted during it.
 import { ChunkedParser } from '../service/chunks.js';
 import { IncrementalAnalysis } from '../service/incremental.js';
+import { resolve } from '../../../grammar/src/resolve.js';
 
 /** One unit of the sample, names made unique by `k` (the worker's sample is units 0 to 3). */
 export function warmUpUnit(k: number): string {
@@ -64,34 +65,57 @@ export const BROKEN_UNIT = WARM_UP_UNITS[0].replace('const W0 = 16', 'const W0 =
 
 /** How many steps at most (each unit analysed several times). */
 export const WARM_UP_RUNS = 72;
-/** The first steps parse the whole sample and analyse nothing. */
+/** The first steps parse and resolve the names of `FIRST_STAGE_UNITS` units, and analyse nothing. */
 const PARSE_ONLY_STEPS = 24;
+/**
+ * Units the first steps parse and resolve (about 480 lines): what warms the parser and name
+ * resolution is how much they have done, not how often they were called.
+ */
+const FIRST_STAGE_UNITS = 12;
 
 /**
  * Starts warming up, one step per event-loop turn (`setImmediate`), up to `runs` steps (`onStep` is
  * told each one's number, for tests), until `busy()` says a request arrived. The first
- * `PARSE_ONLY_STEPS` parse the whole sample, the others parse it and analyse one unit (the parser
- * is what the first stage of an open waits for: the first parse of a big file runs at about half the
- * cost after these), the last parses `BROKEN_UNIT`. The parse-only steps parsed one unit each until
- * the parser was found to warm by what it parses, not by the number of steps (a scratch client,
- * didOpen 200 ms after `initialize`, 10,000 lines, first diagnostics p50 66-67 -> 62-63 ms over 2 x 8
- * fresh servers; 500 and 2,000 lines unchanged); the longer steps delay no job: `busy` is polled before
- * each chunk. Returns a function that stops it.
+ * `PARSE_ONLY_STEPS` parse `FIRST_STAGE_UNITS` units and resolve their names (the first stage of an
+ * open: what its syntax and name diagnostics wait for), the others parse the sample and analyse one
+ * unit, the last parses `BROKEN_UNIT`. Returns a function that stops it.
+ *
+ * The first steps parsed one unit each, without name resolution, until both were found to warm by
+ * how much they have done (a scratch client, didOpen 200 ms after `initialize`, fresh servers, first
+ * diagnostics p50): one unit parsed per step, 10,000 lines 64-67 ms, 20,000 lines 134-141; four
+ * units, 60-63 (20,000: no change); twelve units, 47-52 and 117-120; twelve units parsed and
+ * resolved, 34-38 and 92-100 (24 units: no better; 500 and 2,000 lines unchanged within noise). The
+ * longer steps delay no job: `busy` is polled before each chunk.
  */
 export function warmUp(busy: () => boolean, runs = WARM_UP_RUNS, onStep?: (step: number) => void): () => void {
   const sample = WARM_UP_UNITS.join('\n');
   return stepByStep(runs, (done) => {
-    // the first steps only parse (the first builds the parser and the lexer: the parser is hot soon)
+    // (the first step builds the parser and the lexer)
     const unit = WARM_UP_UNITS[(runs - 1 - done) % WARM_UP_UNITS.length];
     onStep?.(done);
     // `busy` is polled inside a step too (before each chunk's parse and each declaration's
     // analysis): a job posted meanwhile (analysis-runner.ts sets a shared flag as it posts) waits
     // for one declaration, not for the whole step (the first analysis steps run cold code)
     if (done === runs - 1) new ChunkedParser().parse(BROKEN_UNIT, busy);
-    else if (done < PARSE_ONLY_STEPS) new ChunkedParser().parse(sample, busy);
+    else if (done < PARSE_ONLY_STEPS) warmFirstStage(busy);
     else if (new ChunkedParser().parse(sample, busy)) new IncrementalAnalysis().diagnose(unit, { shouldStop: busy });
   }, { stop: busy });
 }
+
+let firstStageSample: string | undefined;
+
+/**
+ * One of the first warm-up steps: parses `FIRST_STAGE_UNITS` units and resolves their names, unless
+ * `busy` says stop (polled before each chunk). Also bench/open-cost.ts's model of the worker.
+ */
+export function warmFirstStage(busy: () => boolean = () => false): void {
+  firstStageSample ??= Array.from({ length: FIRST_STAGE_UNITS }, (_, k) => warmUpUnit(k)).join('\n');
+  const p = new ChunkedParser().parse(firstStageSample, busy);
+  if (p && !busy()) resolve(p.file, p.lines);
+}
+
+/** How many of the first warm-up steps are `warmFirstStage` steps. */
+export const FIRST_STAGE_STEPS = PARSE_ONLY_STEPS;
 
 /**
  * Runs `run(0)`, `run(1)`, ... up to `count` steps, one per event-loop turn (a request waits at most
