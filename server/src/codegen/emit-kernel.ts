@@ -133,7 +133,6 @@ export function findTemplate(decl: KernelDecl, ctx: Pick<KernelContext, 'path'>,
   return { lookup: { kind: 'found', info: template, label }, template, ext: ext || undefined };
 }
 
-/** The implicit placeholders available to every template. */
 /**
  * The placeholder names of a kernel's template, and how messages name the template; undefined when it
  * cannot be found or read.
@@ -143,6 +142,7 @@ export function templatePlaceholders(decl: KernelDecl, path: string, access: Tem
   return lookup.kind === 'found' ? { names: new Set(lookup.info.placeholders.map((p) => p.name)), label: lookup.label } : undefined;
 }
 
+/** The implicit placeholders available to every template. */
 export function implicitNames(ctx: Pick<KernelContext, 'paramValues'>): Set<string> {
   const s = new Set(['kernel_name']);
   for (const name of ctx.paramValues.keys()) s.add(PARAM_PREFIX + name);
