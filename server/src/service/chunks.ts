@@ -346,6 +346,13 @@ function joined<T>(chunks: readonly Chunk[], of: (c: Chunk) => readonly T[], hea
  * twice (a slice grown by pushes copied them three times).
  */
 export function spliced<T>(src: readonly T[], from: number, mid: readonly T[], to: number, by = 0, end = src.length, ...more: T[]): T[] {
+  if (mid.length === to - from && end === src.length && more.length === 0) {
+    // as many new elements as old ones (an edit inside one chunk): one copy, changed in place
+    const out = src.slice();
+    for (let i = 0; i < mid.length; i++) out[from + i] = mid[i];
+    if (by !== 0) for (let i = to; i < out.length; i++) out[i] = ((out[i] as number) + by) as T;
+    return out;
+  }
   const tail = src.slice(to, end);
   if (by !== 0) for (let i = 0; i < tail.length; i++) tail[i] = ((tail[i] as number) + by) as T;
   return src.slice(0, from).concat(mid, tail, more);
