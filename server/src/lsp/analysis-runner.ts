@@ -67,6 +67,11 @@ export interface AnalysisRunner {
    * that loading the worker's code does not compete with the answer); the first `run` starts it anyway.
    */
   start(): void;
+  /**
+   * A job posted now starts at once: the worker's code is loaded (it says so as it starts serving;
+   * until then a job waits for it, some 60 ms after `start`). Always, without a worker.
+   */
+  isUp(): boolean;
   dispose(): void;
 }
 
@@ -80,6 +85,8 @@ interface Request {
 }
 interface Reply {
   id: number;
+  /** the worker serves requests from now on (id 0) */
+  up?: true;
   /** an early message: the syntax and name diagnostics */
   syntax?: Diagnostic[];
   /** an early message: everything but the slow checks still to run */
@@ -123,6 +130,7 @@ export function serveAnalysisRequests(port: MessagePort, options: { warmUp?: boo
   let requested = false;
   const posted = options.jobPosted;
   // warm the code up while no request is there (warm-up.ts); the first request stops it
+  port.postMessage({ id: 0, up: true } satisfies Reply);
   const stopWarming = options.warmUp === false ? () => undefined : warmUp(() => requested || (posted !== undefined && Atomics.load(posted, 0) !== 0));
   port.on('message', (m: Request) => {
     requested = true;
@@ -179,6 +187,8 @@ class WorkerRunner implements AnalysisRunner {
   /** set by dispose(): the worker's exit is then expected, and no other is started */
   private disposed = false;
   restarts = 0;
+  /** the current worker has said it is up */
+  private up = false;
 
   constructor(private readonly entry: string, private readonly timeoutMs: number, private readonly graceMs: number) {}
 
@@ -194,8 +204,13 @@ class WorkerRunner implements AnalysisRunner {
   /** the current worker's `jobPosted` flag (serveAnalysisRequests) */
   private posted = new Int32Array(new SharedArrayBuffer(4));
 
+  isUp(): boolean {
+    return this.inline !== undefined || (this.worker !== undefined && this.up);
+  }
+
   private spawn(): Worker {
     this.posted = new Int32Array(new SharedArrayBuffer(4));
+    this.up = false;
     const w = new Worker(this.entry, {
       workerData: { role: workerRole, jobPosted: this.posted.buffer },
       argv: [],
@@ -210,6 +225,10 @@ class WorkerRunner implements AnalysisRunner {
     w.stdout.on('data', (d: Buffer) => process.stderr.write(d));
     w.stderr.on('data', (d: Buffer) => process.stderr.write(d));
     w.on('message', (m: Reply) => {
+      if (m.up) {
+        if (w === this.worker) this.up = true;
+        return;
+      }
       const c = this.current;
       if (!c || c.id !== m.id) return;
       if (m.syntax || m.partial) {
@@ -293,6 +312,9 @@ class InlineRunner implements AnalysisRunner {
   private readonly analyses = new Analyses();
   readonly restarts = 0;
   start(): void {}
+  isUp(): boolean {
+    return true;
+  }
   run(job: AnalysisJob): Promise<AnalysisOutcome> {
     return new Promise((settle) => {
       setImmediate(() => {

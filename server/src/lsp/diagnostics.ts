@@ -38,6 +38,14 @@ export interface SchedulerOptions {
    */
   earlyMinChars?: number;
   timeoutMs: number;
+  /**
+   * The syntax and name diagnostics of a job's version computed on this thread (the main thread's
+   * snapshot: service/incremental-move.ts `firstStage`, the worker's list), or undefined when the
+   * document is no longer at that version. Used for a staged document while the worker is not up
+   * (an editor opens its documents as soon as `initialize` is answered, while the worker loads its
+   * code, some 60 ms), so that the first stage does not wait for the worker to load.
+   */
+  firstStage?: (job: AnalysisJob) => Diagnostic[] | undefined;
   /** analyses wait for this (the first settings pull) */
   ready?: Promise<unknown>;
   /** called after each publish (tests, benchmarks, logging) */
@@ -147,12 +155,15 @@ export class DiagnosticsScheduler {
       running.partial = diagnostics;
       if (running.interimDue || running.staged) this.publishInterim(running);
     };
+    const staged = () => !this.last.get(job.uri)?.complete && job.text.length >= (this.o.earlyMinChars ?? EARLY_STAGE_MIN_CHARS);
+    // the first stage, from the worker or (while it is not up) from this thread: the same list, taken once
     const syntax = (diagnostics: Diagnostic[]) => {
-      if (this.running !== running) return;
+      if (this.running !== running || running.syntax) return;
       running.syntax = diagnostics;
-      running.staged = !this.last.get(job.uri)?.complete && job.text.length >= (this.o.earlyMinChars ?? EARLY_STAGE_MIN_CHARS);
+      running.staged = staged();
       if (running.staged || (running.interimDue && !running.partial)) this.publishInterim(running);
     };
+    const workerUp = this.o.runner.isUp();
     void this.o.runner.run(job, { partial, syntax }).then((outcome) => {
       if (this.running === running) this.running = undefined;
       clearTimeout(running.interim);
@@ -162,6 +173,14 @@ export class DiagnosticsScheduler {
         this.pump();
       }
     });
+    if (!workerUp && this.o.firstStage && staged()) {
+      // after the messages already waiting (a request for the same snapshot builds it as well)
+      setImmediate(() => {
+        if (this.running !== running || running.syntax) return;
+        const ds = this.o.firstStage!(job);
+        if (ds) syntax(ds);
+      });
+    }
   }
 
   /** the full analysis is still running: publish what the worker knows of the same version meanwhile (its latest stage) */

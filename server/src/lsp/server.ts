@@ -26,6 +26,7 @@ import { createRunner, serveAnalysisRequests, workerRole, type AnalysisRunner } 
 import { lowerThreadPriority, WORKER_NICE } from './thread-priority.js';
 import { FrameWriter, Resync } from './transport.js';
 import { SnapshotCache, type ClientSupport, type ServerContext } from './context.js';
+import { firstStage } from '../service/incremental-move.js';
 import { warmUpMainThread } from './warm-main.js';
 import { DiagnosticsScheduler, EARLY_STAGE_MIN_CHARS as DEFAULT_EARLY_STAGE_MIN_CHARS } from './diagnostics.js';
 import { SettingsStore } from './settings.js';
@@ -223,6 +224,13 @@ export function startServer(connection: Connection, options: { initialized?: () 
       interimAfterMs: INTERIM_AFTER_MS,
       earlyMinChars: EARLY_STAGE_MIN_CHARS,
       ready: settingsReady,
+      // while the worker loads its code, the first stage of a just-opened document comes from this thread's snapshot
+      firstStage: (job) => {
+        const doc = documents.get(job.uri);
+        if (!doc || doc.version !== job.version) return undefined;
+        const m = snapshots.get(doc);
+        return firstStage(m.parseDiagnostics, m.symbols.resolution.diagnostics);
+      },
       onPublished: (uri, version) => {
         published = true;
         activity();

@@ -200,6 +200,15 @@ export function withKernels(combined: Diagnostic[], kernels: Diagnostic[]): Diag
   return kernels.length ? sorted([...combined, ...kernels]) : combined;
 }
 
+/**
+ * The first stage of a version's diagnostics: its syntax and name diagnostics (a parse's and its
+ * name resolution's), in order, their ranges copies. The worker's (incremental.ts) and the main
+ * thread's, from its snapshot while the worker is not up yet (lsp/diagnostics.ts): one list.
+ */
+export function firstStage(parse: readonly Diagnostic[], names: readonly Diagnostic[]): Diagnostic[] {
+  return detached(sorted([...parse, ...names]));
+}
+
 export function sorted(ds: Diagnostic[]): Diagnostic[] {
   return ds.sort((a, b) => a.range.start - b.range.start || a.range.end - b.range.end);
 }

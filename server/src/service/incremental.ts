@@ -35,7 +35,7 @@ import { checkSchedule, scheduleEnvOf, type ScheduleEnv } from '../check/schedul
 import { DEFAULT_BUDGET, ruleContext, rules, type RuleContext } from '../check/rules/index.js';
 import { ChunkedParser } from './chunks.js';
 import { KernelChecker, kernelChecks, Placeholders } from './kernel-checks.js';
-import { combine, detached, kept, Mover, sorted, withKernels } from './incremental-move.js';
+import { combine, detached, firstStage, kept, Mover, sorted, withKernels } from './incremental-move.js';
 import { carryStates, type DeclState, type State } from './incremental-states.js';
 
 export interface IncrementalOptions {
@@ -126,7 +126,7 @@ export class IncrementalAnalysis {
     if (!p) return { diagnostics: [], cancelled: true, stats: { decls: 0, chunksParsed: 0, rechecked: 0, elaborated: 0, full: false } };
     if (!p.chunks || !p.from) throw new Fallback('too many syntax errors');
     const resolution = resolve(p.file, p.lines, this.resolveCache);
-    if (options.onSyntax) options.onSyntax(detached(sorted([...p.diagnostics, ...resolution.diagnostics])));
+    if (options.onSyntax) options.onSyntax(firstStage(p.diagnostics, resolution.diagnostics));
     // the kept results are those of the chunks the parser compared with
     const old = this.state && this.state.chunks === previous ? this.state : undefined;
     const run = ++this.runs;

@@ -1,0 +1,100 @@
+// The first stage of a just-opened document (its syntax and name diagnostics) comes from the worker,
+// or, while the worker is not up yet (an editor opens its documents as soon as `initialize` is
+// answered, while the worker loads its code), from the main thread's snapshot. Both must be one list:
+// the main thread's (`firstStage` over a LayoutDocument, as server.ts builds it) equals the worker's
+// (IncrementalAnalysis's `onSyntax`) on the examples and on fuzz inputs. And the scheduler publishes the
+// main thread's list while the worker is not up, and only then.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import fc from 'fast-check';
+import { TextDocument } from 'vscode-languageserver-textdocument';
+import type { Diagnostic } from '../../grammar/src/diagnostic.js';
+import { IncrementalAnalysis } from '../../server/src/service/incremental.js';
+import { firstStage } from '../../server/src/service/incremental-move.js';
+import { ChunkedParser } from '../../server/src/service/chunks.js';
+import { DocumentHistory, LayoutDocument } from '../../server/src/service/document.js';
+import { defaultSettings } from '../../server/src/service/settings.js';
+import { DiagnosticsScheduler } from '../../server/src/lsp/diagnostics.js';
+import type { AnalysisJob, AnalysisOutcome, AnalysisRunner, AnalysisStages } from '../../server/src/lsp/analysis-runner.js';
+import { examples, mutatedExample, generatedProgram } from '../fuzz/fuzz-lib.js';
+
+function worker(text: string): Diagnostic[] {
+  let got: Diagnostic[] | undefined;
+  new IncrementalAnalysis().diagnose(text, { onSyntax: (d) => { got = d; } });
+  assert.ok(got, 'the worker gives a first stage');
+  return got;
+}
+
+function mainThread(text: string): Diagnostic[] {
+  const m = new LayoutDocument('file:///t.layout', 1, text, new ChunkedParser(), new DocumentHistory());
+  return firstStage(m.parseDiagnostics, m.symbols.resolution.diagnostics);
+}
+
+test("the main thread's first stage is the worker's: the examples", () => {
+  for (const t of examples) assert.deepEqual(mainThread(t), worker(t));
+});
+
+test("the main thread's first stage is the worker's: mutated examples and generated programs", () => {
+  fc.assert(fc.property(fc.oneof(mutatedExample, generatedProgram), (t) => {
+    assert.deepEqual(mainThread(t), worker(t));
+  }), { seed: 20261124, numRuns: 150 });
+});
+
+/** A runner whose worker is up or not, and whose jobs end when the test says so. */
+function fakeRunner(up: boolean) {
+  const jobs: { job: AnalysisJob; stages: AnalysisStages; end: (o: AnalysisOutcome) => void }[] = [];
+  const runner: AnalysisRunner = {
+    run: (job, stages = {}) => new Promise((end) => jobs.push({ job, stages, end })),
+    cancel: () => undefined,
+    restarts: 0,
+    start: () => undefined,
+    isUp: () => up,
+    dispose: () => undefined,
+  };
+  return { runner, jobs };
+}
+
+async function opened(up: boolean) {
+  const text = 'param N = 4\nlayout A = OrderBy(Row(N, M)).GroupBy([N, N])\n';
+  const doc = TextDocument.create('file:///t.layout', 'layout', 1, text);
+  const sent: { version?: number; diagnostics: unknown[] }[] = [];
+  const { runner, jobs } = fakeRunner(up);
+  const asked: number[] = [];
+  const scheduler = new DiagnosticsScheduler({
+    connection: { sendDiagnostics: (p: { version?: number; diagnostics: unknown[] }) => { sent.push(p); return Promise.resolve(); } } as never,
+    runner,
+    document: () => doc,
+    settings: () => defaultSettings,
+    timeoutMs: 10_000,
+    earlyMinChars: 10,
+    firstStage: (job) => {
+      asked.push(job.version);
+      return mainThread(job.text);
+    },
+  });
+  scheduler.update(doc, true);
+  await new Promise((r) => setImmediate(r));
+  await new Promise((r) => setImmediate(r));
+  return { sent, jobs, asked, text };
+}
+
+test('the scheduler publishes the main thread\'s first stage while the worker is not up, and takes it once', async () => {
+  const { sent, jobs, asked, text } = await opened(false);
+  assert.deepEqual(asked, [1]);
+  assert.equal(jobs.length, 1);
+  assert.deepEqual(sent.map((p) => p.diagnostics.map((d) => (d as { code: string }).code)), [['name/undefined']]);
+  // the worker's own first stage, later: the same list, not published again
+  jobs[0].stages.syntax?.(worker(text));
+  assert.equal(sent.length, 1);
+  jobs[0].end({ kind: 'done', diagnostics: worker(text), ms: 1 });
+  await new Promise((r) => setImmediate(r));
+  assert.equal(sent.length, 2); // the complete result
+});
+
+test('with the worker up, the first stage is the worker\'s', async () => {
+  const { sent, jobs, asked, text } = await opened(true);
+  assert.deepEqual(asked, []);
+  assert.equal(sent.length, 0);
+  jobs[0].stages.syntax?.(worker(text));
+  assert.deepEqual(sent.map((p) => p.diagnostics.map((d) => (d as { code: string }).code)), [['name/undefined']]);
+});
