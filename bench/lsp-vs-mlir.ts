@@ -3,7 +3,9 @@
 // interleaved (ours, MLIR, ours, ...), on generated files of equal line counts that have no
 // diagnostics at all (bench/lsp-files.ts): for 500, 2,000, 10,000 and 20,000 lines,
 // - spawn -> initialize result (both processes spawned, then `initialize` sent to both at once: the
-//   time includes each process's start-up), didOpen -> first publishDiagnostics, and -> the complete diagnostics (our
+//   time includes each process's start-up), didOpen right after `initialized` (a fresh process of
+//   each, as an editor opens its documents) -> first publishDiagnostics, and, 200 ms after
+//   `initialized`, didOpen -> first publishDiagnostics, and -> the complete diagnostics (our
 //   server publishes a large file's syntax and name diagnostics first, then the full set: the last
 //   publish of the opened version once the server has gone idle, no CPU tick for 300 ms);
 // - didChange (one digit of a constant) -> publishDiagnostics of that version, p50 / p95, with our
@@ -263,6 +265,8 @@ interface Side {
   initializeMs: number;
   openMs: number;
   openCompleteMs: number;
+  /** didOpen sent with `initialized` (as an editor does), a fresh process: -> first diagnostics */
+  openAtOnceMs: number;
   diagnosticsAfterEdit: Dist;
   diagnosticsAfterEditDefault: Dist;
   diagnosticsAfterTyping: Dist;
@@ -283,7 +287,28 @@ async function measure(lines: number, mlirAvailable: boolean): Promise<{ lines: 
   const mt = mlirFile(lines);
   const ls = spotsOf(lt, /^param BM\d+ = 128 in \[64, 128\], BN\d+ = 128, BK\d+ = 32, GM\d+ = 8/, /^\s+offset_aptrs = A\d+/, /^layout A\d+ = OrderBy\(/);
   const ms = spotsOf(mt, /^\s+%bm = arith\.constant 128/, /^\s+%t = arith\.mulf %s/, /^\s+%s = arith\.addf %/);
-  const ours = Server.start('ours', process.execPath, [...(process.env.LAYOUT_BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean), join(ROOT, 'dist/server.js'), '--stdio'], 'layout');
+  const startOurs = () => Server.start('ours', process.execPath, [...(process.env.LAYOUT_BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean), join(ROOT, 'dist/server.js'), '--stdio'], 'layout');
+  // an editor opens its documents as soon as `initialize` is answered: a process of each server,
+  // one after the other and before the others start, didOpen sent right after `initialized`
+  const openAtOnce = async (s: Server, uri: string, text: string): Promise<number> => {
+    try {
+      await s.initialize(folder);
+      const t0 = performance.now();
+      const wait = s.diagnostics(uri, 1);
+      s.open(uri, text);
+      await wait;
+      return round(performance.now() - t0);
+    } finally {
+      await s.stop();
+    }
+  };
+  const first = startOurs();
+  first.settings = { diagnostics: { debounceMs: 0 } };
+  const atOnce = {
+    ours: await openAtOnce(first, pathToFileURL(join(folder, 'bench.layout')).href, lt),
+    mlir: mlirAvailable ? await openAtOnce(Server.start('mlir', MLIR_LSP, [], 'mlir'), pathToFileURL(join(folder, 'bench.mlir')).href, mt) : undefined,
+  };
+  const ours = startOurs();
   ours.settings = { diagnostics: { debounceMs: 0 } };
   const mlir = mlirAvailable ? Server.start('mlir', MLIR_LSP, [], 'mlir') : undefined;
   const sides = [ours, ...(mlir ? [mlir] : [])];
@@ -298,6 +323,8 @@ async function measure(lines: number, mlirAvailable: boolean): Promise<{ lines: 
     // from its own spawn (timing the second from when the first had answered left its start-up out)
     const init = await Promise.all(sides.map((s) => s.initialize(folder)));
     sides.forEach((s, k) => { rec(s).initializeMs = round(init[k]); });
+    rec(ours).openAtOnceMs = atOnce.ours;
+    if (mlir && atOnce.mlir !== undefined) rec(mlir).openAtOnceMs = atOnce.mlir;
     await new Promise((r) => setTimeout(r, 200)); // our first settings pull
     for (const s of sides) {
       const d = docs.get(s)!;
@@ -471,6 +498,7 @@ async function main(): Promise<void> {
     ['completion p50 (ms)', (s) => s.completion.p50],
     ['completion p95 (ms)', (s) => s.completion.p95],
     ['didOpen → first diagnostics (ms)', (s) => s.openMs],
+    ['didOpen right after initialize → first diagnostics, fresh process (ms)', (s) => s.openAtOnceMs],
     ['didOpen → complete diagnostics (ms)', (s) => s.openCompleteMs],
     ['spawn → initialize result (ms)', (s) => s.initializeMs],
     ['RSS after the run (MB)', (s) => s.rssMb],
