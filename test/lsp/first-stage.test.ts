@@ -14,7 +14,7 @@ import { firstStage } from '../../server/src/service/incremental-move.js';
 import { ChunkedParser } from '../../server/src/service/chunks.js';
 import { DocumentHistory, LayoutDocument } from '../../server/src/service/document.js';
 import { defaultSettings } from '../../server/src/service/settings.js';
-import { DiagnosticsScheduler } from '../../server/src/lsp/diagnostics.js';
+import { DiagnosticsScheduler, MAIN_FIRST_STAGE_MAX_CHARS } from '../../server/src/lsp/diagnostics.js';
 import type { AnalysisJob, AnalysisOutcome, AnalysisRunner, AnalysisStages } from '../../server/src/lsp/analysis-runner.js';
 import { examples, mutatedExample, generatedProgram } from '../fuzz/fuzz-lib.js';
 
@@ -54,8 +54,9 @@ function fakeRunner(up: boolean) {
   return { runner, jobs };
 }
 
-async function opened(up: boolean) {
-  const text = 'param N = 4\nlayout A = OrderBy(Row(N, M)).GroupBy([N, N])\n';
+const SMALL = 'param N = 4\nlayout A = OrderBy(Row(N, M)).GroupBy([N, N])\n';
+
+async function opened(up: boolean, text = SMALL) {
   const doc = TextDocument.create('file:///t.layout', 'layout', 1, text);
   const sent: { version?: number; diagnostics: unknown[] }[] = [];
   const { runner, jobs } = fakeRunner(up);
@@ -97,4 +98,11 @@ test('with the worker up, the first stage is the worker\'s', async () => {
   assert.equal(sent.length, 0);
   jobs[0].stages.syntax?.(worker(text));
   assert.deepEqual(sent.map((p) => p.diagnostics.map((d) => (d as { code: string }).code)), [['name/undefined']]);
+});
+
+test('a document larger than MAIN_FIRST_STAGE_MAX_CHARS waits for the worker (its cold parse, not the worker\'s load, is the wait)', async () => {
+  const big = SMALL + '# padding\n'.repeat(Math.ceil(MAIN_FIRST_STAGE_MAX_CHARS / 10));
+  const { sent, asked } = await opened(false, big);
+  assert.deepEqual(asked, []);
+  assert.equal(sent.length, 0);
 });
