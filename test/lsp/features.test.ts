@@ -196,9 +196,9 @@ kernel mm target triton builtin matmul {
         return (e as Error).message;
       }
     };
-    assert.equal(await refused(m['1']), 'param M fills `{{ param_M }}` in builtin matmul of kernel mm by its name: renaming it would leave the placeholder unfilled; bind it in the kernel first (`param_M = M`)');
-    assert.equal(await refused(m['3']), 'param M fills `{{ param_M }}` in builtin matmul of kernel mm by its name: renaming it would leave the placeholder unfilled; bind it in the kernel first (`param_M = M`)');
-    assert.equal(await refused(m['2']), '`offset_aptrs` fills `{{ offset_aptrs }}` in builtin matmul of kernel mm: the template names it, so renaming it here would leave the placeholder unfilled');
+    assert.equal(await refused(m['1']), "param 'M' fills {{ param_M }} in builtin matmul of kernel mm by its name: renaming it would leave the placeholder unfilled; bind it in the kernel first (param_M = M)");
+    assert.equal(await refused(m['3']), "param 'M' fills {{ param_M }} in builtin matmul of kernel mm by its name: renaming it would leave the placeholder unfilled; bind it in the kernel first (param_M = M)");
+    assert.equal(await refused(m['2']), "'offset_aptrs' fills {{ offset_aptrs }} in builtin matmul of kernel mm: the template names it, so renaming it here would leave the placeholder unfilled");
     // bound explicitly, the param renames (the binding's value is renamed with it)
     const bound = text.replace('  pid_m, pid_n', '  param_M = M\n  pid_m, pid_n');
     c.change(u, 2, [{ text: bound }]);

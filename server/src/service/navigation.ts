@@ -85,9 +85,10 @@ function placeholderLeftUnfilled(doc: LayoutDocument, def: SymbolDef): string | 
     if (byName && bound.has(placeholder)) continue;
     const t = kernelPlaceholders(d, doc.uri);
     if (!t?.names.has(placeholder)) continue;
+    // (plain text, as the other refusals: an editor shows it as it is)
     return def.kind === 'binding'
-      ? `\`${def.name}\` fills \`{{ ${placeholder} }}\` in ${t.label} of kernel ${d.name.name}: the template names it, so renaming it here would leave the placeholder unfilled`
-      : `${def.kind} ${def.name} fills \`{{ ${placeholder} }}\` in ${t.label} of kernel ${d.name.name} by its name: renaming it would leave the placeholder unfilled; bind it in the kernel first (\`${placeholder} = ${def.name}\`)`;
+      ? `'${def.name}' fills {{ ${placeholder} }} in ${t.label} of kernel ${d.name.name}: the template names it, so renaming it here would leave the placeholder unfilled`
+      : `${def.kind} '${def.name}' fills {{ ${placeholder} }} in ${t.label} of kernel ${d.name.name} by its name: renaming it would leave the placeholder unfilled; bind it in the kernel first (${placeholder} = ${def.name})`;
   }
   return undefined;
 }

@@ -157,6 +157,22 @@ test('completion offers the contributed snippets', async () => {
   for (const p of ['param', 'const', 'layout', 'layoutgroup', 'perm', 'kernel', 'schedule']) assert(snippets.includes(p), `snippet ${p} missing from ${JSON.stringify(snippets)}`);
 });
 
+test('rename of a kernel binding its template uses is refused, with the reason, in VS Code', async () => {
+  const ed = await open('kernel.layout');
+  const at = find(ed.document, 6, 'offs');
+  const why = await Promise.resolve(vscode.commands.executeCommand('vscode.executeDocumentRenameProvider', ed.document.uri, at, 'offsets'))
+    .then(() => 'accepted', (e: unknown) => (e instanceof Error ? e.message : String(e)));
+  assert(why.includes(`'offs' fills {{ offs }} in template "copy_template.py" of kernel copy`), `the refusal: ${why}`);
+  // what the user sees on F2 there (test/out/rename-refused.png, for a look; not in the docs)
+  place(ed, at.line, at.character + 1);
+  await vscode.commands.executeCommand('editor.action.rename');
+  await sleep(1000);
+  await driver({ shot: 'rename-refused', dir: 'out' });
+  // a name no template reads still renames
+  const edit = await vscode.commands.executeCommand<vscode.WorkspaceEdit>('vscode.executeDocumentRenameProvider', ed.document.uri, find(ed.document, 3, 'A'), 'Tiles');
+  assertEqual(edit.get(ed.document.uri).length, 2, 'edits renaming A');
+});
+
 test('a broken file shows the expected diagnostics (codes, messages, ranges)', async () => {
   const ed = await open('broken.layout');
   const doc = ed.document;
