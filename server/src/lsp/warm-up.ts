@@ -65,8 +65,8 @@ export const BROKEN_UNIT = WARM_UP_UNITS[0].replace('const W0 = 16', 'const W0 =
 
 /** How many steps at most (each unit analysed several times). */
 export const WARM_UP_RUNS = 72;
-/** The first steps parse and resolve the names of `FIRST_STAGE_UNITS` units, and analyse nothing. */
-const PARSE_ONLY_STEPS = 24;
+/** The first steps parse and resolve the names of `FIRST_STAGE_UNITS` units (`warmFirstStage`), and analyse nothing. */
+export const FIRST_STAGE_STEPS = 24;
 /**
  * Units the first steps parse and resolve (about 480 lines): what warms the parser and name
  * resolution is how much they have done, not how often they were called.
@@ -76,7 +76,7 @@ const FIRST_STAGE_UNITS = 12;
 /**
  * Starts warming up, one step per event-loop turn (`setImmediate`), up to `runs` steps (`onStep` is
  * told each one's number, for tests), until `busy()` says a request arrived. The first
- * `PARSE_ONLY_STEPS` parse `FIRST_STAGE_UNITS` units and resolve their names (the first stage of an
+ * `FIRST_STAGE_STEPS` parse `FIRST_STAGE_UNITS` units and resolve their names (the first stage of an
  * open: what its syntax and name diagnostics wait for), the others parse the sample and analyse one
  * unit, the last parses `BROKEN_UNIT`. Returns a function that stops it.
  *
@@ -97,7 +97,7 @@ export function warmUp(busy: () => boolean, runs = WARM_UP_RUNS, onStep?: (step:
     // analysis): a job posted meanwhile (analysis-runner.ts sets a shared flag as it posts) waits
     // for one declaration, not for the whole step (the first analysis steps run cold code)
     if (done === runs - 1) new ChunkedParser().parse(BROKEN_UNIT, busy);
-    else if (done < PARSE_ONLY_STEPS) warmFirstStage(busy);
+    else if (done < FIRST_STAGE_STEPS) warmFirstStage(busy);
     else if (new ChunkedParser().parse(sample, busy)) new IncrementalAnalysis().diagnose(unit, { shouldStop: busy });
   }, { stop: busy });
 }
@@ -113,9 +113,6 @@ export function warmFirstStage(busy: () => boolean = () => false): void {
   const p = new ChunkedParser().parse(firstStageSample, busy);
   if (p && !busy()) resolve(p.file, p.lines);
 }
-
-/** How many of the first warm-up steps are `warmFirstStage` steps. */
-export const FIRST_STAGE_STEPS = PARSE_ONLY_STEPS;
 
 /**
  * Runs `run(0)`, `run(1)`, ... up to `count` steps, one per event-loop turn (a request waits at most

@@ -8,6 +8,7 @@ import { parse } from '../../../grammar/src/parse.js';
 import { resolve } from '../../../grammar/src/resolve.js';
 import type { Settings } from './settings.js';
 import { kernelChecks } from './kernel-checks.js';
+import { firstStage } from './incremental-move.js';
 
 export interface DiagnoseResult {
   diagnostics: Diagnostic[];
@@ -35,9 +36,8 @@ export function quickDiagnostics(text: string, settings?: Settings): Diagnostic[
   return analyze(text, options).diagnostics;
 }
 
-/** Syntax and name diagnostics only: what is always safe to compute on the main thread. */
+/** Syntax and name diagnostics only: what is always safe to compute on the main thread (the list of `firstStage`). */
 export function syntaxDiagnostics(text: string): Diagnostic[] {
   const p = parse(text);
-  const r = resolve(p.file, p.lines);
-  return [...p.diagnostics, ...r.diagnostics].sort((a, b) => a.range.start - b.range.start || a.range.end - b.range.end);
+  return firstStage(p.diagnostics, resolve(p.file, p.lines).diagnostics);
 }

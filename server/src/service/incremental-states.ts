@@ -162,7 +162,7 @@ export function carryStates(old: State | undefined, chunks: readonly Chunk[], fr
         old.decls[j].chunk += chunkShift;
       }
     }
-      decls = spliced(old.decls, leadDecls, middle, tailFrom);
+    decls = spliced(old.decls, leadDecls, middle, tailFrom);
     firstDecl = spliced(old.firstDecl, lead, middleFirst, nOld - trail, declShift);
     // the trailing chunks moved when the edit changed the text's length: the results of their states
     // that have diagnostics move (those in `noisy` are moved below; a kernel block's own are not

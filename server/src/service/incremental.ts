@@ -353,7 +353,6 @@ export class IncrementalAnalysis {
   }
 }
 
-
 /**
  * Does `d` lack the result of a per-declaration rule (a slow one too when `slow`)? Looked up by
  * index: a stopped run leaves the lists short or with holes, which `some` and `map` skip.
@@ -362,7 +361,6 @@ function lacks(d: DeclState, slow: boolean): boolean {
   for (let ri = 0; ri < rules.length; ri++) if (d.rules[ri] === undefined && !rules[ri].global && (slow || !SLOW[ri])) return true;
   return false;
 }
-
 
 /** Runs one rule; a failure makes the whole version fall back to the whole-file analysis. */
 function runRule(run: (ctx: RuleContext) => { diagnostics: Diagnostic[]; cancelled?: boolean }, ctx: RuleContext): { diagnostics: Diagnostic[]; cancelled?: boolean } {
