@@ -91,3 +91,31 @@ test('the main thread\'s warm-up waits while diagnostics are being computed, the
   assert.deepEqual(steps, Array.from({ length: steps.length }, (_, k) => k));
   stop();
 });
+
+// Input that arrives during a step (a MessagePort's message is read where a socket's data is, in the
+// loop's poll phase) and is dispatched from an immediate of its own, as vscode-jsonrpc dispatches a
+// message it read: with `afterIo` it is handled before the next step, else a step queued as an
+// immediate before the input was read goes first.
+for (const afterIo of [true, false]) {
+  test(`stepByStep${afterIo ? ' with afterIo: input that came during a step is handled before the next one' : ': without afterIo, the next step goes first'}`, async () => {
+    const { stepByStep } = await import('../../server/src/lsp/warm-up.js');
+    const { MessageChannel } = await import('node:worker_threads');
+    const { port1, port2 } = new MessageChannel();
+    const done: number[] = [];
+    let handledAfter = -1;
+    port2.on('message', () => setImmediate(() => (handledAfter = done.length)));
+    const stop = stepByStep(6, (step) => {
+      done.push(step);
+      if (step === 1) {
+        port1.postMessage('didOpen');
+        const t = performance.now() + 2;
+        while (performance.now() < t) { /* a step that takes a while: the message arrives during it */ }
+      }
+    }, { afterIo });
+    await new Promise((r) => setTimeout(r, 100));
+    stop();
+    port1.close();
+    assert.deepEqual(done, [0, 1, 2, 3, 4, 5]);
+    assert.equal(handledAfter, afterIo ? 2 : 3, `handled after step ${handledAfter - 1}`);
+  });
+}

@@ -1,7 +1,8 @@
 // `dist/server.js`: a small loader for the language server's bundle (`dist/server-bundle.js`, built
 // from server.ts), through V8's code cache. Compiling the 1.4 MB bundle was about a third of the
 // time from process start to the `initialize` answer; `scripts/build.mjs` writes the cache
-// (`server-bundle.cache`) by running the server once through `initialize`, and every start, and the
+// (`server-bundle.cache`) by running the server once through `initialize` and its warm-ups (so that
+// the cache holds the analysis's and the requests' code as well), and every start, and the
 // analysis worker's, then uses it instead of compiling. The cache is used only for the bundle it
 // was made from (its size and modification time, recorded in the cache's first line) and the same
 // V8 version; otherwise the bundle is compiled as usual. Nothing is written at run time except
@@ -63,7 +64,7 @@ export function load(bundle: string, entry: string): CacheUse {
   const use: CacheUse = cache.data && script.cachedDataRejected ? 'rejected' : cache.use;
   if (process.env.LAYOUT_CODE_CACHE_DEBUG) process.stderr.write(`code cache: ${use}\n`);
   if (process.env.LAYOUT_WRITE_CODE_CACHE && isMainThread) {
-    // at exit: the cache then holds every function compiled on the way (start-up, initialize)
+    // at exit: the cache then holds every function compiled on the way (start-up, initialize, the warm-ups)
     process.once('exit', () => writeCache(bundle, script));
   }
   const wrapper = script.runInThisContext() as (exports: unknown, require: NodeJS.Require, module: Module, filename: string, dirname: string) => void;

@@ -28,6 +28,7 @@ import { FrameWriter, Resync } from './transport.js';
 import { SnapshotCache, type ClientSupport, type ServerContext } from './context.js';
 import { firstStage } from '../service/incremental-move.js';
 import { warmUpMainThread } from './warm-main.js';
+import { warmUp } from './warm-up.js';
 import { DiagnosticsScheduler, EARLY_STAGE_MIN_CHARS as DEFAULT_EARLY_STAGE_MIN_CHARS } from './diagnostics.js';
 import { SettingsStore } from './settings.js';
 import { documentSymbols } from './document-symbols.js';
@@ -283,6 +284,9 @@ export function startServer(connection: Connection, options: { initialized?: () 
     // diagnostics are being computed (publishing them needs the main thread)
     const initializedAt = performance.now();
     warmUpMainThread(() => ctx.scheduler.busy() || performance.now() - lastActivity < MAIN_WARM_UP_QUIET_MS || (!published && performance.now() - initializedAt < MAIN_WARM_UP_DELAY_MS));
+    // the build's code-cache run (scripts/build.mjs, bootstrap.ts): the worker's warm-up here too, so
+    // that the cache holds the analysis code compiled, not only the request path's
+    if (process.env.LAYOUT_WRITE_CODE_CACHE) warmUp(() => false);
     // the workspace symbol index: one scan off the request path, then file-change notifications
     workspaceIndex.setFolders(folders);
     if (watchFilesDynamically) {

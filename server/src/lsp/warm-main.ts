@@ -74,7 +74,7 @@ export function warmUpMainThread(paused: () => boolean = () => false, onStep?: (
   return stepByStep(steps.length, (i) => {
     onStep?.(i);
     steps[i]();
-  }, { paused, pauseMs: PAUSE_MS });
+  }, { paused, pauseMs: PAUSE_MS, afterIo: true });
 }
 
 /** Documents of layouts met for the first time (see above), and units in each. */
