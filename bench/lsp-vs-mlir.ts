@@ -5,7 +5,10 @@
 // - spawn -> initialize result (both processes spawned, then `initialize` sent to both at once: the
 //   time includes each process's start-up); didOpen -> first publishDiagnostics, sent right after
 //   `initialized` (as an editor opens its documents) and 200 ms after it, each the p50 of OPEN_RUNS
-//   fresh processes per server; in the run's own processes (opened 200 ms after `initialized`),
+//   fresh processes per server; and 200 ms after it with the requests an editor sends along
+//   (VS Code: documentSymbol, foldingRange, semanticTokens/full) -> first diagnostics, and -> the
+//   last of them answered (a server without one answers an error at once: MLIR's has no folding or
+//   semantic tokens); in the run's own processes (opened 200 ms after `initialized`),
 //   didOpen -> the complete diagnostics (our
 //   server publishes a large file's syntax and name diagnostics first, then the full set: the last
 //   publish of the opened version once the server has gone idle, no CPU tick for 300 ms);
@@ -18,6 +21,8 @@
 // - hover right after an edit (the first request on the new version, at a spot not hovered before:
 //   up to AFTER_EDIT_HOVERS samples), hover the first time at a spot and repeated at it (p50 / p95), completion (p50 / p95; the client declares the completion-list item
 //   defaults that VS Code declares, so our server sends the edit range once per list);
+// - semantic tokens (full) right after an edit's diagnostics, p50 / p95: VS Code asks for them after
+//   every change (ours only: MLIR's server has none);
 // - RSS after the run, 3 s later (idle: what a server keeps between a user's edits), and its peak
 //   (VmHWM), per server.
 // A request's position is computed before its clock starts (the client's TextDocument over the
@@ -51,6 +56,10 @@ const edits = (lines: number) => (lines <= 2000 ? 30 : lines <= 10_000 ? 16 : 10
 const WARMUP_EDITS = 4;
 /** Fresh processes per server whose first open is timed (the p50 is the row's figure). */
 const OPEN_RUNS = 5;
+/** what VS Code asks for as it opens a document (besides code lenses and inlay hints, for the visible range) */
+const EDITOR_OPEN_REQUESTS = ['textDocument/documentSymbol', 'textDocument/foldingRange', 'textDocument/semanticTokens/full'];
+/** semantic-token requests timed after edits */
+const SEMANTIC_TOKEN_EDITS = 16;
 const HOVER_SPOTS = 12;
 /**
  * Hovers right after an edit, each at a spot not hovered before (a first hover there): at most this
@@ -130,11 +139,13 @@ class Server {
   readonly lastPublish = new Map<string, number>();
   /** the server takes whole texts on didChange (mlir-lsp-server does), not ranges */
   fullSync = false;
+  /** the server has semantic tokens (its `initialize` result says so) */
+  semanticTokens = false;
 
   /** sends `initialize`; resolves with the time from the process's spawn to the result */
   async initialize(folder: string): Promise<number> {
     const t0 = this.spawnedAt;
-    const r: { capabilities: { textDocumentSync?: number | { change?: number } } } = await this.conn.sendRequest('initialize', {
+    const r: { capabilities: { textDocumentSync?: number | { change?: number }; semanticTokensProvider?: unknown } } = await this.conn.sendRequest('initialize', {
       processId: process.pid,
       rootUri: pathToFileURL(folder).href,
       workspaceFolders: [{ uri: pathToFileURL(folder).href, name: 'ws' }],
@@ -147,12 +158,15 @@ class Server {
           completion: { completionItem: { snippetSupport: true }, completionList: { itemDefaults: ['commitCharacters', 'editRange', 'insertTextFormat', 'insertTextMode', 'data'] } },
           hover: { contentFormat: ['markdown', 'plaintext'] },
           publishDiagnostics: { versionSupport: true },
+          documentSymbol: { hierarchicalDocumentSymbolSupport: true },
+          semanticTokens: { requests: { full: true }, tokenTypes: [], tokenModifiers: [], formats: ['relative'] },
         },
       },
     });
     const ms = performance.now() - t0;
     const sync = r.capabilities.textDocumentSync;
     this.fullSync = (typeof sync === 'number' ? sync : sync?.change) === 1;
+    this.semanticTokens = r.capabilities.semanticTokensProvider !== undefined;
     this.conn.sendNotification('initialized', {});
     return ms;
   }
@@ -270,6 +284,11 @@ interface Side {
   openCompleteMs: number;
   /** didOpen sent with `initialized` (as an editor does), a fresh process: -> first diagnostics */
   openAtOnceMs: number;
+  /** didOpen with an editor's requests, 200 ms after `initialized`, a fresh process: -> first diagnostics, -> the last request answered */
+  openWithRequestsMs: number;
+  openRequestsAnsweredMs: number;
+  /** semantic tokens right after an edit's diagnostics (servers that have them) */
+  semanticTokensAfterEdit?: Dist;
   diagnosticsAfterEdit: Dist;
   diagnosticsAfterEditDefault: Dist;
   diagnosticsAfterTyping: Dist;
@@ -308,6 +327,34 @@ async function measure(lines: number, mlirAvailable: boolean): Promise<{ lines: 
       await s.stop();
     }
   };
+  /** didOpen and, at once, the requests VS Code sends with it: -> first diagnostics, -> all answered */
+  const openWithRequests = async (s: Server, uri: string, text: string): Promise<[number, number]> => {
+    try {
+      await s.initialize(folder);
+      await new Promise((r) => setTimeout(r, 200));
+      const t0 = performance.now();
+      const wait = s.diagnostics(uri, 1).then(() => performance.now() - t0);
+      s.open(uri, text);
+      const asked = EDITOR_OPEN_REQUESTS.map((m) => s.request(m, { textDocument: { uri } }).catch(() => undefined));
+      const first = await wait;
+      await Promise.all(asked);
+      return [first, performance.now() - t0];
+    } finally {
+      await s.stop();
+    }
+  };
+  const opensWithRequests = async () => {
+    const o: [number, number][] = [];
+    const m: [number, number][] = [];
+    for (let i = 0; i < OPEN_RUNS; i++) {
+      const fresh = startOurs();
+      fresh.settings = { diagnostics: { debounceMs: 0 } };
+      o.push(await openWithRequests(fresh, pathToFileURL(join(folder, 'bench.layout')).href, lt));
+      if (mlirAvailable) m.push(await openWithRequests(Server.start('mlir', MLIR_LSP, [], 'mlir'), pathToFileURL(join(folder, 'bench.mlir')).href, mt));
+    }
+    const p50 = (xs: [number, number][], k: 0 | 1) => round(percentile(xs.map((x) => x[k]), 50));
+    return { ours: [p50(o, 0), p50(o, 1)], mlir: m.length ? [p50(m, 0), p50(m, 1)] : undefined };
+  };
   const opens = async (delayMs: number) => {
     const o: number[] = [];
     const m: number[] = [];
@@ -321,6 +368,7 @@ async function measure(lines: number, mlirAvailable: boolean): Promise<{ lines: 
   };
   const atOnce = await opens(0);
   const afterWarmUp = await opens(200);
+  const withRequests = await opensWithRequests();
   const ours = startOurs();
   ours.settings = { diagnostics: { debounceMs: 0 } };
   const mlir = mlirAvailable ? Server.start('mlir', MLIR_LSP, [], 'mlir') : undefined;
@@ -340,6 +388,8 @@ async function measure(lines: number, mlirAvailable: boolean): Promise<{ lines: 
     rec(ours).openMs = afterWarmUp.ours;
     if (mlir && atOnce.mlir !== undefined) rec(mlir).openAtOnceMs = atOnce.mlir;
     if (mlir && afterWarmUp.mlir !== undefined) rec(mlir).openMs = afterWarmUp.mlir;
+    [rec(ours).openWithRequestsMs, rec(ours).openRequestsAnsweredMs] = withRequests.ours;
+    if (mlir && withRequests.mlir) [rec(mlir).openWithRequestsMs, rec(mlir).openRequestsAnsweredMs] = withRequests.mlir;
     await new Promise((r) => setTimeout(r, 200)); // our first settings pull
     for (const s of sides) {
       const d = docs.get(s)!;
@@ -439,6 +489,21 @@ async function measure(lines: number, mlirAvailable: boolean): Promise<{ lines: 
       rec(s).hoverRepeated = dist(again.get(s)!);
     }
 
+    // semantic tokens, as VS Code asks for them after each change (once the edit's diagnostics are in)
+    for (const s of sides) {
+      if (!s.semanticTokens) continue;
+      const d = docs.get(s)!;
+      const lat: number[] = [];
+      for (let i = 0; i < SEMANTIC_TOKEN_EDITS + 2; i++) {
+        const v = d.edit(i + 5);
+        await s.diagnostics(d.uri, v);
+        const t0 = performance.now();
+        await s.request('textDocument/semanticTokens/full', { textDocument: { uri: d.uri } });
+        if (i >= 2) lat.push(performance.now() - t0);
+      }
+      rec(s).semanticTokensAfterEdit = dist(lat);
+    }
+
     // completion in the middle of the file
     const comp = new Map<Server, number[]>(sides.map((s) => [s, []]));
     for (let i = 0; i < 24; i++) {
@@ -493,7 +558,7 @@ async function main(): Promise<void> {
     console.log(`== ${lines} lines`);
     runs.push(await measure(lines, mlirAvailable));
   }
-  const rows: [string, (s: Side) => number][] = [
+  const rows: [string, (s: Side) => number | undefined][] = [
     ['didChange → publishDiagnostics p50, debounce 0 (ms)', (s) => s.diagnosticsAfterEdit.p50],
     ['didChange → publishDiagnostics p95, debounce 0 (ms)', (s) => s.diagnosticsAfterEdit.p95],
     ['didChange → publishDiagnostics p50, default settings (ms)', (s) => s.diagnosticsAfterEditDefault.p50],
@@ -511,8 +576,12 @@ async function main(): Promise<void> {
     ['hover repeated p95 (ms)', (s) => s.hoverRepeated.p95],
     ['completion p50 (ms)', (s) => s.completion.p50],
     ['completion p95 (ms)', (s) => s.completion.p95],
+    ['semantic tokens (full) right after an edit p50 (ms)', (s) => s.semanticTokensAfterEdit?.p50],
+    ['semantic tokens (full) right after an edit p95 (ms)', (s) => s.semanticTokensAfterEdit?.p95],
     ['didOpen 200 ms after initialize → first diagnostics, p50 of 5 fresh processes (ms)', (s) => s.openMs],
     ['didOpen right after initialize → first diagnostics, p50 of 5 fresh processes (ms)', (s) => s.openAtOnceMs],
+    ['didOpen 200 ms after initialize with an editor\'s requests (symbols, folding, semantic tokens) → first diagnostics, p50 of 5 (ms)', (s) => s.openWithRequestsMs],
+    ['… → the last of those requests answered, p50 of 5 (ms)', (s) => s.openRequestsAnsweredMs],
     ['didOpen → complete diagnostics (ms)', (s) => s.openCompleteMs],
     ['spawn → initialize result (ms)', (s) => s.initializeMs],
     ['RSS after the run (MB)', (s) => s.rssMb],
@@ -521,7 +590,8 @@ async function main(): Promise<void> {
   ];
   let md = `| metric | ${runs.map((r) => `${r.lines.toLocaleString('en')} lines: ours / MLIR / ratio`).join(' | ')} |\n|---|${runs.map(() => '---|').join('')}\n`;
   for (const [name, f] of rows) {
-    md += `| ${name} | ${runs.map((r) => `${round(f(r.ours))} / ${r.mlir ? round(f(r.mlir)) : '–'} / ${ratio(f(r.ours), r.mlir && f(r.mlir))}`).join(' | ')} |\n`;
+    const cell = (v: number | undefined) => (v === undefined ? '–' : round(v));
+    md += `| ${name} | ${runs.map((r) => `${cell(f(r.ours))} / ${r.mlir ? cell(f(r.mlir)) : '–'} / ${ratio(f(r.ours) ?? NaN, r.mlir && f(r.mlir))}`).join(' | ')} |\n`;
   }
   console.log('\n' + md);
   const wall = round((performance.now() - started) / 1000);

@@ -106,3 +106,54 @@ test('a document larger than MAIN_FIRST_STAGE_MAX_CHARS waits for the worker (it
   assert.deepEqual(asked, []);
   assert.equal(sent.length, 0);
 });
+
+// A request on a just-opened document waits for its first diagnostics (server.ts, through
+// `untilFirstPublish`): while the document is staged and nothing was published for it, at most the cap.
+test('untilFirstPublish: resolves at the first publish of a just-opened staged document, or at the cap; undefined otherwise', async () => {
+  const doc = TextDocument.create('file:///t.layout', 'layout', 1, SMALL);
+  const { runner, jobs } = fakeRunner(true);
+  const make = (earlyMinChars: number) => new DiagnosticsScheduler({
+    connection: { sendDiagnostics: () => Promise.resolve() } as never,
+    runner,
+    document: (uri) => (uri === doc.uri ? doc : undefined),
+    settings: () => defaultSettings,
+    timeoutMs: 10_000,
+    earlyMinChars,
+  });
+  const s = make(10);
+  assert.equal(s.untilFirstPublish(doc.uri, 1000), undefined, 'no analysis running or waiting');
+  s.update(doc, true);
+  await new Promise((r) => setImmediate(r));
+  assert.equal(jobs.length, 1);
+  const t0 = performance.now();
+  let resolved = false;
+  const wait = s.untilFirstPublish(doc.uri, 5000)!.then(() => { resolved = true; });
+  assert.equal(s.untilFirstPublish('file:///other.layout', 1000), undefined, 'another document');
+  await new Promise((r) => setTimeout(r, 20));
+  assert.equal(resolved, false, 'not before a publish');
+  jobs[0].stages.syntax!([]);
+  await wait;
+  assert.ok(performance.now() - t0 < 1000);
+  assert.equal(s.untilFirstPublish(doc.uri, 1000), undefined, 'published once: requests no longer wait');
+
+  // a document below `earlyMinChars` (its complete result comes soon): no wait
+  const small = make(SMALL.length + 1);
+  small.update(doc, true);
+  await new Promise((r) => setImmediate(r));
+  assert.equal(small.untilFirstPublish(doc.uri, 1000), undefined);
+
+  // the cap: nothing is published
+  const capped = make(10);
+  capped.update(doc, true);
+  await new Promise((r) => setImmediate(r));
+  const c0 = performance.now();
+  await capped.untilFirstPublish(doc.uri, 60);
+  const waited = performance.now() - c0;
+  assert.ok(waited >= 55 && waited < 1000, String(waited));
+  // closing the document releases its waiters
+  const pending = capped.untilFirstPublish(doc.uri, 5000)!;
+  const p0 = performance.now();
+  capped.close(doc.uri);
+  await pending;
+  assert.ok(performance.now() - p0 < 1000);
+});

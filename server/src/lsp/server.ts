@@ -71,6 +71,12 @@ const MAIN_WARM_UP_DELAY_MS = Number(process.env.LAYOUT_MAIN_WARM_UP_DELAY_MS ??
  * client's requests after an open, keystrokes) would hold the next one back.
  */
 const MAIN_WARM_UP_QUIET_MS = 50;
+/**
+ * A request on a just-opened document waits at most this long for the document's first diagnostics
+ * (diagnostics.ts `untilFirstPublish`): the worker's first stage takes some 10 ms at 2,000 lines and
+ * 90 ms at 20,000 once it is up, and the main thread's first stage (while the worker loads) 20-60 ms.
+ */
+const FIRST_PUBLISH_WAIT_MS = 300;
 /** A full analysis that runs longer than this is stopped (the file gets its syntax diagnostics and a note). */
 const ANALYSIS_TIMEOUT_MS = envInt('LAYOUT_ANALYSIS_TIMEOUT_MS', 20_000);
 /** After this long, a running analysis's syntax and name diagnostics are published meanwhile. */
@@ -356,6 +362,13 @@ export function startServer(connection: Connection, options: { initialized?: () 
   const safe = <P, R>(name: string, f: (ctx: ServerContext, p: P) => R | Promise<R>, fallback: R) => async (p: P, token?: CancellationToken): Promise<R> => {
     // cancelled while it waited behind other work on this thread: answer that, do not compute
     if (token?.isCancellationRequested) throw new ResponseError(LSPErrorCodes.RequestCancelled, 'the request was cancelled');
+    // a request on a document just opened waits for its first diagnostics (diagnostics.ts `untilFirstPublish`)
+    const uri = (p as { textDocument?: { uri?: unknown } } | undefined)?.textDocument?.uri;
+    const first = typeof uri === 'string' ? ctx.scheduler.untilFirstPublish(uri, FIRST_PUBLISH_WAIT_MS) : undefined;
+    if (first) {
+      await first;
+      if (token?.isCancellationRequested) throw new ResponseError(LSPErrorCodes.RequestCancelled, 'the request was cancelled');
+    }
     activity();
     try {
       return await f(ctx, p);

@@ -15,6 +15,7 @@ import { LineIndex } from '../../../grammar/src/line-index.js';
 import { tokenInfos, type TokenInfo } from '../../../grammar/src/token-info.js';
 import { ResolveCache } from '../../../grammar/src/resolve.js';
 import { SymbolIndex } from './symbols.js';
+import { lexPiece, type LexedPiece } from './lexed-pieces.js';
 
 interface Parsed {
   file: ast.File;
@@ -39,6 +40,8 @@ export interface Parser {
 export class DocumentHistory {
   /** (its lookers index made at once: hovers count a name's uses through it) */
   readonly resolveCache = new ResolveCache(true);
+  /** the semantic tokens' lexing of the last version's chunks, by chunk text (`LayoutDocument.pieces`) */
+  lexedPieces = new Map<string, LexedPiece>();
   /** per declaration: its last elaborated model and what it was built from (elaboration.ts) */
   readonly models = new WeakMap<ast.Decl, unknown>();
 }
@@ -72,6 +75,26 @@ export class LayoutDocument {
     const parsed = this.parsed;
     this._symbols ??= new SymbolIndex(parsed.file, parsed.lines, this.history?.resolveCache);
     return this._symbols;
+  }
+
+  /**
+   * The text in pieces lexed for semantic tokens (lexed-pieces.ts), each with the offset it starts
+   * at: the parse's chunks, whose lexing is kept in the history from one version to the next (an edit
+   * lexes the chunks it changed), or the whole text as one piece.
+   */
+  pieces(): { base: number; piece: LexedPiece }[] {
+    const parsed = this.parsed as Parsed & { chunks?: readonly { text: string }[]; starts?: readonly number[] };
+    if (!parsed.chunks || !parsed.starts) return [{ base: 0, piece: lexPiece(this.text) }];
+    const kept = this.history?.lexedPieces;
+    const now = new Map<string, LexedPiece>();
+    const out = parsed.chunks.map((c, k) => {
+      let piece = now.get(c.text) ?? kept?.get(c.text);
+      if (!piece) piece = lexPiece(c.text);
+      now.set(c.text, piece);
+      return { base: parsed.starts![k], piece };
+    });
+    if (this.history) this.history.lexedPieces = now;
+    return out;
   }
 
   /** every token, comments included, in source order */
