@@ -70,17 +70,19 @@ export function forEachSemanticToken(doc: LayoutDocument, emit: (start: number, 
   let op = 0;
   let prevDot = false;
   for (const { base, piece } of doc.pieces()) {
-    const { starts, lengths, kinds, lib } = piece;
-    for (let i = 0; i < starts.length; i++) {
-      const kind = kinds[i];
+    const data = piece.data;
+    for (let i = 0; i < data.length; i += 2) {
+      const packed = data[i + 1];
+      const kind = packed & 15;
+      const length = packed >>> 8;
       const wasDot = prevDot;
       prevDot = kind === Lex.Dot;
       if (kind !== Lex.Name) {
-        if (kind < LEX_TYPE.length) emit(base + starts[i], lengths[i], LEX_TYPE[kind], 0);
+        if (kind < LEX_TYPE.length) emit(base + data[i], length, LEX_TYPE[kind], 0);
         continue;
       }
-      const start = base + starts[i];
-      const end = start + lengths[i];
+      const start = base + data[i];
+      const end = start + length;
       const sp = special.get(start);
       if (sp) { emit(start, end - start, TYPE[sp.type], modBits(sp.modifiers)); continue; }
       // every name segment of a payload op such as `linalg.matmul` (one pointer over the ranges: a
@@ -102,7 +104,7 @@ export function forEachSemanticToken(doc: LayoutDocument, emit: (start: number, 
         emit(start, end - start, k.type, k.mods);
         continue;
       }
-      const l = lib[i];
+      const l = (packed >>> 4) & 15;
       if (wasDot && l & Lib.Method) { emit(start, end - start, TYPE.method, DEFAULT_LIBRARY); continue; }
       if (l & Lib.Function) { emit(start, end - start, TYPE.function, DEFAULT_LIBRARY); continue; }
       if (l & Lib.Constructor) { emit(start, end - start, TYPE.class, DEFAULT_LIBRARY); continue; }
