@@ -17,30 +17,12 @@ import { children as childrenOf } from '../../grammar/src/ast.js';
 import { ChunkedParser } from '../../server/src/service/chunks.js';
 import { DocumentHistory, LayoutDocument } from '../../server/src/service/document.js';
 import { constructor as builtinConstructor, method as builtinMethod, primitive as builtinPrimitive } from '../../server/src/service/builtins.js';
-import { semanticTokens, tokenModifiers, tokenTypes, type SemanticToken, type SemanticType, type SemanticModifier } from '../../server/src/service/semantic-tokens.js';
+import { byKind, semanticTokens, tokenModifiers, tokenTypes, type SemanticToken, type SemanticType, type SemanticModifier } from '../../server/src/service/semantic-tokens.js';
 import { semanticTokens as lspSemanticTokens } from '../../server/src/lsp/semantic-tokens.js';
 import type { ServerContext } from '../../server/src/lsp/context.js';
-import type { SymbolKind } from '../../server/src/service/symbols.js';
 import { layoutFile } from '../../bench/support/lsp-files.js';
 
-const byKind: Record<SymbolKind, { type: SemanticType; modifiers: SemanticModifier[] }> = {
-  param: { type: 'variable', modifiers: ['readonly'] },
-  const: { type: 'variable', modifiers: ['readonly'] },
-  let: { type: 'variable', modifiers: [] },
-  layout: { type: 'type', modifiers: [] },
-  linear: { type: 'type', modifiers: [] },
-  perm: { type: 'function', modifiers: [] },
-  permParam: { type: 'parameter', modifiers: [] },
-  permIndex: { type: 'parameter', modifiers: [] },
-  inverseArg: { type: 'parameter', modifiers: [] },
-  kernel: { type: 'function', modifiers: [] },
-  binding: { type: 'variable', modifiers: [] },
-  free: { type: 'parameter', modifiers: [] },
-  schedule: { type: 'namespace', modifiers: [] },
-  handle: { type: 'variable', modifiers: [] },
-};
-
-/** The classification as it was written first: the reference. */
+/** The classification as it was written first (its table of kinds is the module's): the reference. */
 function reference(doc: LayoutDocument): SemanticToken[] {
   const special = new Map<number, { type: SemanticType; modifiers: SemanticModifier[] }>();
   const opRanges: ast.Range[] = [];

@@ -25,7 +25,8 @@ export interface SemanticToken {
   modifiers: SemanticModifier[];
 }
 
-const byKind: Record<SymbolKind, { type: SemanticType; modifiers: SemanticModifier[] }> = {
+/** How a name is classified by the kind of what it refers to. */
+export const byKind: Readonly<Record<SymbolKind, { type: SemanticType; modifiers: SemanticModifier[] }>> = {
   param: { type: 'variable', modifiers: ['readonly'] },
   const: { type: 'variable', modifiers: ['readonly'] },
   let: { type: 'variable', modifiers: [] },
