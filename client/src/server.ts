@@ -5,6 +5,7 @@ import * as vscode from 'vscode';
 import { existsSync } from 'node:fs';
 import { CloseAction, ErrorAction, LanguageClient, State, TransportKind } from 'vscode-languageclient/node';
 import type { LanguageClientOptions, ServerOptions } from 'vscode-languageclient/node';
+import { serverEnvironment } from './server-env.js';
 import { EMIT_COMMAND, SHOW_LAYOUT_COMMAND, type LayoutInitializationOptions } from '../../server/src/lsp/protocol.js';
 import { RestartPolicy } from './restart-policy.js';
 import type { ServerStatus } from './status.js';
@@ -40,9 +41,10 @@ export class LayoutServer implements vscode.Disposable {
       void notify('error', msg);
       return;
     }
+    const env = serverEnvironment(process.env);
     const serverOptions: ServerOptions = {
-      run: { module, transport: TransportKind.ipc },
-      debug: { module, transport: TransportKind.ipc, options: { execArgv: ['--nolazy', '--inspect=6011'] } },
+      run: { module, transport: TransportKind.ipc, options: { env } },
+      debug: { module, transport: TransportKind.ipc, options: { env, execArgv: ['--nolazy', '--inspect=6011'] } },
     };
     const clientOptions: LanguageClientOptions = {
       documentSelector: [

@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { contentSecurityPolicy, pictureHtml } from '../../client/src/picture/html.js';
 import { RestartPolicy } from '../../client/src/restart-policy.js';
 import { blockAt, checkEmitResult } from '../../client/src/blocks.js';
+import { serverEnvironment } from '../../client/src/server-env.js';
 import { checkEmitArgs, emitSummary, emitTargetsOfSymbols, parseShowLayoutArg, visibleLenses, wrongTargetMessage } from '../../client/src/command-args.js';
 
 const nonce = 'AbCdEfGhIjKlMnOpQrStUvWx';
@@ -142,4 +143,9 @@ test('emit targets from the server\'s document symbols; code lenses off, or with
   assert.deepEqual(visibleLenses(lenses, true, false), [lenses[0]]);
   assert.deepEqual(visibleLenses(lenses, false, true), []);
   assert.deepEqual(visibleLenses(null, true, true), []);
+});
+
+test('the server\'s environment: the caller\'s, with glibc\'s mmap threshold fixed at 128 KiB unless the user set one', () => {
+  assert.deepEqual(serverEnvironment({ PATH: '/usr/bin', HOME: '/h' }), { PATH: '/usr/bin', HOME: '/h', MALLOC_MMAP_THRESHOLD_: '131072' });
+  assert.deepEqual(serverEnvironment({ MALLOC_MMAP_THRESHOLD_: '65536' }), { MALLOC_MMAP_THRESHOLD_: '65536' });
 });
