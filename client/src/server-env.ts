@@ -6,7 +6,9 @@
  * which blocks of that size stay in its heap once freed, as resident memory. Fixed, as this variable
  * fixes it (read by glibc at start-up; ignored by other C libraries and systems), the server's RSS
  * after `bench/lsp-vs-mlir.ts`'s run at 20,000 lines was 206-210 MB instead of 222-224, 181 instead of
- * 200 idle, peak 252-259 instead of 279; no timing changed beyond noise (2 runs each).
+ * 200 idle, peak 252-259 instead of 279; no timing changed beyond noise (2 runs each). It takes
+ * effect where the server's Node allocates with glibc (VS Code Server, code-server, a system Node);
+ * VS Code Desktop runs the server on its Electron binary, whose allocator was not measured.
  */
 export const MALLOC_MMAP_THRESHOLD = '131072';
 
