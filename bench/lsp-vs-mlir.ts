@@ -240,7 +240,10 @@ class Doc {
       this.text = this.text.slice(0, p0) + this.text.slice(p0 + 1);
       this.server.change(this.uri, this.version, { start: p, end: { line: p.line, character: p.character + 1 } }, '', this.text);
     } else {
-      const at = this.editSpots[(i * 7) % this.editSpots.length];
+      // before the constant's first digit (MLIR's spot is the last digit of `128`: a space there made
+      // its file invalid every other keystroke, `12 8`, where ours stayed valid)
+      let at = this.editSpots[(i * 7) % this.editSpots.length];
+      while (at > 0 && this.text.charCodeAt(at - 1) >= 48 && this.text.charCodeAt(at - 1) <= 57) at--;
       const p = this.pos(at);
       this.typed = at;
       this.text = this.text.slice(0, at) + ' ' + this.text.slice(at);
