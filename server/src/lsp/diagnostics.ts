@@ -140,7 +140,7 @@ export class DiagnosticsScheduler {
   untilFirstPublish(uri: string, capMs: number): Promise<void> | undefined {
     if (this.last.has(uri)) return undefined;
     const doc = this.o.document(uri);
-    if (!doc || doc.getText().length < (this.o.earlyMinChars ?? EARLY_STAGE_MIN_CHARS)) return undefined;
+    if (!doc || !this.stageable(doc.getText().length)) return undefined;
     if (this.running?.job.uri !== uri && !this.pending.has(uri) && !this.timers.has(uri)) return undefined;
     return new Promise<void>((resolve) => {
       const timer = setTimeout(done, capMs);
@@ -152,6 +152,11 @@ export class DiagnosticsScheduler {
         resolve();
       }
     });
+  }
+
+  /** a document of this many characters gets its stages published while it has no complete result (`earlyMinChars`) */
+  private stageable(length: number): boolean {
+    return length >= (this.o.earlyMinChars ?? EARLY_STAGE_MIN_CHARS);
   }
 
   /** `untilFirstPublish`'s promises, by document */
@@ -199,7 +204,7 @@ export class DiagnosticsScheduler {
       running.partial = diagnostics;
       if (running.interimDue || running.staged) this.publishInterim(running);
     };
-    const staged = () => !this.last.get(job.uri)?.complete && job.text.length >= (this.o.earlyMinChars ?? EARLY_STAGE_MIN_CHARS);
+    const staged = () => !this.last.get(job.uri)?.complete && this.stageable(job.text.length);
     // the first stage, from the worker or (while it is not up) from this thread: the same list, taken once
     const syntax = (diagnostics: Diagnostic[]) => {
       if (this.running !== running || running.syntax) return;

@@ -21,6 +21,9 @@ interface Parsed {
   file: ast.File;
   diagnostics: Diagnostic[];
   lines: LineIndex;
+  /** a chunked parse's chunks and where each starts in this version (chunks.ts `ChunkedParse`) */
+  chunks?: readonly { text: string }[];
+  starts?: readonly number[];
 }
 
 /**
@@ -83,15 +86,14 @@ export class LayoutDocument {
    * lexes the chunks it changed), or the whole text as one piece.
    */
   pieces(): { base: number; piece: LexedPiece }[] {
-    const parsed = this.parsed as Parsed & { chunks?: readonly { text: string }[]; starts?: readonly number[] };
-    if (!parsed.chunks || !parsed.starts) return [{ base: 0, piece: lexPiece(this.text) }];
+    const { chunks, starts } = this.parsed;
+    if (!chunks || !starts) return [{ base: 0, piece: lexPiece(this.text) }];
     const kept = this.history?.lexedPieces;
     const now = new Map<string, LexedPiece>();
-    const out = parsed.chunks.map((c, k) => {
-      let piece = now.get(c.text) ?? kept?.get(c.text);
-      if (!piece) piece = lexPiece(c.text);
+    const out = chunks.map((c, k) => {
+      const piece = now.get(c.text) ?? kept?.get(c.text) ?? lexPiece(c.text);
       now.set(c.text, piece);
-      return { base: parsed.starts![k], piece };
+      return { base: starts[k], piece };
     });
     if (this.history) this.history.lexedPieces = now;
     return out;

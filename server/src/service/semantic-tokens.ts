@@ -85,21 +85,20 @@ export function forEachSemanticToken(doc: LayoutDocument, emit: (start: number, 
       const start = base + data[i];
       const end = start + length;
       const sp = special.get(start);
-      if (sp) { emit(start, end - start, TYPE[sp.type], modBits(sp.modifiers)); continue; }
+      if (sp !== undefined) { emit(start, end - start, TYPE[sp], DEFAULT_LIBRARY); continue; }
       // every name segment of a payload op such as `linalg.matmul` (one pointer over the ranges: a
       // search of them all for each name took 0.1-0.2 s a request at 20,000 lines, 400 schedules)
       while (op < opRanges.length && opRanges[op].end <= start) op++;
       if (op < opRanges.length && opRanges[op].start <= start && end <= opRanges[op].end) { emit(start, end - start, TYPE.type, DEFAULT_LIBRARY); continue; }
-      // (of several at one offset, the last, as a map of them by offset kept it)
-      while (di < defs.length && (defs[di].range.start < start || (defs[di].range.start === start && di + 1 < defs.length && defs[di + 1].range.start === start))) di++;
-      const def = di < defs.length && defs[di].range.start === start ? defs[di] : undefined;
+      di = lastFrom(defs, di, start);
+      const def = defs[di]?.range.start === start ? defs[di] : undefined;
       if (def && def.range.end === end) {
         const k = byKindCode[def.kind];
         emit(start, end - start, k.type, DECLARATION | k.mods);
         continue;
       }
-      while (ri < refs.length && (refs[ri].range.start < start || (refs[ri].range.start === start && ri + 1 < refs.length && refs[ri + 1].range.start === start))) ri++;
-      const ref = ri < refs.length && refs[ri].range.start === start ? refs[ri].def : undefined;
+      ri = lastFrom(refs, ri, start);
+      const ref = refs[ri]?.range.start === start ? refs[ri].def : undefined;
       if (ref) {
         const k = byKindCode[ref.kind];
         emit(start, end - start, k.type, k.mods);
@@ -123,23 +122,34 @@ export function semanticTokens(doc: LayoutDocument): SemanticToken[] {
   return out;
 }
 
-/** Names whose meaning comes from where they stand: primitives, targets, GPUs, payload ops, methods. */
-function specialNames(file: ast.File): { m: Map<number, { type: SemanticType; modifiers: SemanticModifier[] }>; opRanges: ast.Range[] } {
-  const m = new Map<number, { type: SemanticType; modifiers: SemanticModifier[] }>();
+/**
+ * From `i`, the index of the first of `items` (in file order) that does not start before `start`; of
+ * several that start there, the last (as a map of them by offset kept it).
+ */
+function lastFrom(items: readonly { range: ast.Range }[], i: number, start: number): number {
+  while (i < items.length && (items[i].range.start < start || (items[i].range.start === start && items[i + 1]?.range.start === start))) i++;
+  return i;
+}
+
+/**
+ * Names whose meaning comes from where they stand (primitives, targets, GPUs, payload ops, methods), by
+ * offset: their type, each `defaultLibrary`.
+ */
+function specialNames(file: ast.File): { m: Map<number, SemanticType>; opRanges: ast.Range[] } {
+  const m = new Map<number, SemanticType>();
   const opRanges: ast.Range[] = [];
-  const lib = (type: SemanticType) => ({ type, modifiers: ['defaultLibrary'] as SemanticModifier[] });
   const visit = (n: ast.AnyNode): void => {
-    if (n.kind === 'MethodCall' && builtinMethod(n.method.name)) m.set(n.method.range.start, lib('method'));
-    if (n.kind === 'Step' && builtinPrimitive(n.primitive.name)) m.set(n.primitive.range.start, lib('function'));
+    if (n.kind === 'MethodCall' && builtinMethod(n.method.name)) m.set(n.method.range.start, 'method');
+    if (n.kind === 'Step' && builtinPrimitive(n.primitive.name)) m.set(n.primitive.range.start, 'function');
     for (const c of childrenOf(n)) visit(c);
   };
   for (const d of file.decls) {
     if (d.kind === 'Kernel') {
-      if (d.target) m.set(d.target.range.start, lib('enumMember'));
-      if (d.template?.kind === 'builtin') m.set(d.template.name.range.start, lib('function'));
+      if (d.target) m.set(d.target.range.start, 'enumMember');
+      if (d.template?.kind === 'builtin') m.set(d.template.name.range.start, 'function');
     }
     if (d.kind === 'Schedule') {
-      if (d.gpu) m.set(d.gpu.range.start, lib('enumMember'));
+      if (d.gpu) m.set(d.gpu.range.start, 'enumMember');
       if (d.op) opRanges.push(d.op.range);
     }
     visit(d);
