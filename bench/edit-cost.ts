@@ -53,7 +53,7 @@ const rows: string[] = [];
 const json: { lines: number; sameLength: { p50: number; p95: number }; lengthChanging: { p50: number; p95: number }; hoverAfterEdit: { p50: number; p95: number }; catchUp: { p50: number; p95: number } }[] = [];
 for (const lines of SIZES.length ? SIZES : [500, 2000, 10_000, 20_000]) {
   const original = layoutFile(lines);
-  const edits = spots(original, /^param BM\d+ = 128 in \[64, 128\], BN\d+ = 128, BK\d+ = 32, GM\d+ = 8/);
+  const edits = spots(original, /^const BM\d+ = 128, BN\d+ = 128, BK\d+ = 32, GM\d+ = 8/);
   const hovers = spots(original, /^\s+offset_aptrs = A\d+/);
   // each version's text as the server's threads get it: one new flat string (the worker's comes from
   // postMessage), not the rope that slicing and concatenating make (its flattening, about 0.4 ms at
@@ -99,7 +99,7 @@ for (const lines of SIZES.length ? SIZES : [500, 2000, 10_000, 20_000]) {
   const catchUp: number[] = [];
   for (let i = 0; i < EDITS + WARM; i++) {
     const at = [...new Set(Array.from({ length: 10 }, (_, k) => edits[(i * 11 + k * 37) % edits.length]))].sort((x, y) => y - x);
-    const now = spots(text, /^param BM\d+ = 128 in \[64, 128\], BN\d+ = 128, BK\d+ = 32, GM\d+ = [48] ?/);
+    const now = spots(text, /^const BM\d+ = 128, BN\d+ = 128, BK\d+ = 32, GM\d+ = [48] ?/);
     at.forEach((_, k) => {
       const o = now[edits.indexOf(at[k])];
       const spaced = text[o] === ' ';

@@ -310,7 +310,7 @@ async function measure(lines: number, mlirAvailable: boolean): Promise<{ lines: 
   const folder = realpathSync(mkdtempSync(join(tmpdir(), 'layout-vs-mlir-')));
   const lt = layoutFile(lines);
   const mt = mlirFile(lines);
-  const ls = spotsOf(lt, /^param BM\d+ = 128 in \[64, 128\], BN\d+ = 128, BK\d+ = 32, GM\d+ = 8/, /^\s+offset_aptrs = A\d+/, /^layout A\d+ = OrderBy\(/);
+  const ls = spotsOf(lt, /^const BM\d+ = 128, BN\d+ = 128, BK\d+ = 32, GM\d+ = 8/, /^\s+offset_aptrs = A\d+/, /^layout A\d+ = OrderBy\(/);
   const ms = spotsOf(mt, /^\s+%bm = arith\.constant 128/, /^\s+%t = arith\.mulf %s/, /^\s+%s = arith\.addf %/);
   const startOurs = () => Server.start('ours', process.execPath, [...(process.env.LAYOUT_BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean), join(ROOT, 'dist/server.js'), '--stdio'], 'layout');
   // opens, each in a fresh process of each server (one after the other, before the servers of the

@@ -8,7 +8,8 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import fc from 'fast-check';
 import { analyze } from '../../server/src/check/index.js';
-import { buildEmitModel, emitFile, kernelDiagnosticsOfFile } from '../../server/src/codegen/index.js';
+import { buildEmitModel, emitFile } from '../../server/src/codegen/index.js';
+import { fileDiagnostics } from '../../server/src/service/kernel-checks.js';
 import { LayoutDocument } from '../../server/src/service/document.js';
 import { hover } from '../../server/src/service/hover.js';
 import { completion } from '../../server/src/service/completion.js';
@@ -188,7 +189,7 @@ export function exercise(text: string, offsets: readonly number[]): Outcome {
       // declarations of a name fixes name/duplicate; a second `h = findOp(...)`, rejected by the
       // schedule checks, is the binding name resolution gives the later uses)
       const renamed = applyEdits(text, r.edits as never);
-      const all = (t: string) => [...analyze(t, { budget: FUZZ_GENP_BUDGET }).diagnostics, ...kernelDiagnosticsOfFile(parse(t).file, t, '/fuzz/f.layout')];
+      const all = (t: string) => fileDiagnostics(analyze(t, { budget: FUZZ_GENP_BUDGET }), t, undefined);
       const first = all(text);
       if (first.some((d) => d.severity === 'error')) return;
       const before = first.map((d) => d.code).sort().join(' ');
@@ -221,8 +222,15 @@ export function exercise(text: string, offsets: readonly number[]): Outcome {
     for (const f of fixes) void parse(applyEdits(text, f.edits.map((e) => ({ range: e.range, newText: e.newText })) as never));
   });
   step('emit', () => {
-    const model = buildEmitModel(text, '/fuzz/f.layout', { sourceLabel: 'f.layout' });
-    for (const target of ['triton', 'cuda', 'mlir'] as const) internal(`emit ${target}`, emitFile(model, target).diagnostics);
+    const model = buildEmitModel(text, '/untitled.layout', { sourceLabel: 'f.layout' });
+    // one answer: a file the checks pass (the editor's and `layout check`'s list) is one emit accepts
+    const clean = !fileDiagnostics(analyze(text, { budget: FUZZ_GENP_BUDGET }), text, undefined).some((d) => d.severity === 'error');
+    for (const target of ['triton', 'cuda', 'mlir'] as const) {
+      const ds = emitFile(model, target).diagnostics;
+      internal(`emit ${target}`, ds);
+      const refused = ds.find((d) => d.severity === 'error');
+      if (clean && refused) throw new Error(`the checks pass but emit ${target} refuses: ${refused.code}: ${refused.message}`);
+    }
   });
   return out;
 }

@@ -28,7 +28,7 @@ import { definition, references } from '../../server/src/service/navigation.js';
 import { picture } from '../../server/src/service/picture.js';
 import { semanticTokens } from '../../server/src/service/semantic-tokens.js';
 import { signatureHelp } from '../../server/src/service/signature-help.js';
-import { kernelChecks } from '../../server/src/service/kernel-checks.js';
+import { fileDiagnostics } from '../../server/src/service/kernel-checks.js';
 import { defaultSettings, type Settings } from '../../server/src/service/settings.js';
 import { apply, edit, type Edit } from './edits.js';
 import { root } from './harness.js';
@@ -44,8 +44,7 @@ function plain(x: unknown): unknown {
 /** what the server publishes for the whole file, nothing kept */
 function full(text: string, gpuTarget = 'sm_90', budget = BUDGET): Diagnostic[] {
   const a = analyze(text, { slow: true, budget, gpuTarget });
-  const k = kernelChecks(a.file, text, undefined);
-  return k.length ? [...a.diagnostics, ...k].sort((x, y) => x.range.start - y.range.start || x.range.end - y.range.end) : a.diagnostics;
+  return fileDiagnostics(a, text, undefined);
 }
 
 /** the offsets worth a hover: every character of every word, every bracket */

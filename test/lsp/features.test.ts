@@ -199,10 +199,15 @@ kernel mm target triton builtin matmul {
     assert.equal(await refused(m['1']), "param 'M' fills {{ param_M }} in builtin matmul of kernel mm by its name: renaming it would leave the placeholder unfilled; bind it in the kernel first (param_M = M)");
     assert.equal(await refused(m['3']), "param 'M' fills {{ param_M }} in builtin matmul of kernel mm by its name: renaming it would leave the placeholder unfilled; bind it in the kernel first (param_M = M)");
     assert.equal(await refused(m['2']), "'offset_aptrs' fills {{ offset_aptrs }} in builtin matmul of kernel mm: the template names it, so renaming it here would leave the placeholder unfilled");
-    // bound explicitly, the param renames (the binding's value is renamed with it)
+    // bound explicitly, the param still keeps its name in the built-in's code, which defines `M` itself:
+    // renamed, `offset_aptrs` would name `Rows` there (kernel/name-not-in-template)
     const bound = text.replace('  pid_m, pid_n', '  param_M = M\n  pid_m, pid_n');
     c.change(u, 2, [{ text: bound }]);
-    const r = (await c.request('textDocument/rename', { textDocument: { uri: u }, position: pos(bound, m['1']), newName: 'Rows' })) as { changes: Record<string, { newText: string }[]> };
+    assert.equal(await refused(m['1']), "a param 'M' keeps its name in the code of builtin matmul (kernel mm), whose code defines 'M' itself: renamed, the kernel's bindings would name something its code does not define");
+    // a const is folded into the code: bound explicitly, it renames (the binding's value is renamed with it)
+    const folded = bound.replace('param M = 256, N', 'const M = 256\nparam N');
+    c.change(u, 3, [{ text: folded }]);
+    const r = (await c.request('textDocument/rename', { textDocument: { uri: u }, position: pos(folded, m['1']), newName: 'Rows' })) as { changes: Record<string, { newText: string }[]> };
     assert.equal(r.changes[u].length, 5);
   });
 });

@@ -9,11 +9,11 @@ import fc from 'fast-check';
 import { MAX_DIAGNOSTICS, parse } from '../../grammar/src/parse.js';
 import { resolve, ResolveCache, type Definition, type Resolution } from '../../grammar/src/resolve.js';
 import type { Diagnostic } from '../../grammar/src/diagnostic.js';
-import { analyze } from '../../server/src/check/index.js';
+import { analyze, type Analysis } from '../../server/src/check/index.js';
 import { ChunkedParser, chunkStarts, matchChunks, type ChunkedParse } from '../../server/src/service/chunks.js';
 import { LineIndex } from '../../grammar/src/line-index.js';
 import { IncrementalAnalysis } from '../../server/src/service/incremental.js';
-import { kernelChecks } from '../../server/src/service/kernel-checks.js';
+import { fileDiagnostics } from '../../server/src/service/kernel-checks.js';
 import type * as ast from '../../grammar/src/ast.js';
 import { generate } from '../../bench/parse.js';
 import { TextDocument } from 'vscode-languageserver-textdocument';
@@ -36,9 +36,8 @@ function full(text: string): Diagnostic[] {
   return withKernels(text, analyze(text, { slow: true, budget: BUDGET, gpuTarget: 'sm_90' }));
 }
 
-function withKernels(text: string, a: { file: ast.File; diagnostics: Diagnostic[] }): Diagnostic[] {
-  const k = kernelChecks(a.file, text, undefined);
-  return k.length ? [...a.diagnostics, ...k].sort((x, y) => x.range.start - y.range.start || x.range.end - y.range.end) : a.diagnostics;
+function withKernels(text: string, a: Analysis): Diagnostic[] {
+  return fileDiagnostics(a, text, undefined);
 }
 
 test('chunks start at 0 and at each line that starts with a declaration keyword', () => {
@@ -391,13 +390,14 @@ test('an edit re-checks the declaration and what uses its names, and nothing els
   const a = new IncrementalAnalysis();
   const first = a.diagnose(text, { budget: BUDGET, gpuTarget: 'sm_90' });
   assert.deepEqual(first.stats, { decls: first.stats.decls, chunksParsed: first.stats.decls + 1, rechecked: first.stats.decls, elaborated: first.stats.decls, full: false });
-  // M1 4096 -> 4095: the param declaration, num_pid_m1, Pid1, A1, C1, kernel matmul1, schedule gemm1;
+  // M1 4096 -> 4095: the const declaration, num_pid_m1, Pid1, A1, C1, kernel matmul1, schedule gemm1;
   // N1 and K1 share the declaration: num_pid_n1 and B1 too
-  const at = text.indexOf('param M1 = 4096') + 'param M1 = 409'.length;
+  const at = text.indexOf('const M1 = 4096') + 'const M1 = 409'.length;
   const edited = text.slice(0, at) + '5' + text.slice(at + 1);
   const r = a.diagnose(edited, { budget: BUDGET, gpuTarget: 'sm_90' });
-  // elaborated besides: the BM1, BN1, BK1, GM1 declaration and const T1 (the schedule's threads) they use
-  assert.deepEqual(r.stats, { decls: first.stats.decls, chunksParsed: 1, rechecked: 9, elaborated: 11, full: false });
+  // elaborated besides: the BM1, BN1, BK1, GM1 declaration, const T1 (the schedule's threads) and the
+  // schedule's tuned SM1, SN1, SK1 that they use
+  assert.deepEqual(r.stats, { decls: first.stats.decls, chunksParsed: 1, rechecked: 9, elaborated: 12, full: false });
   assert.deepEqual(plain(r.diagnostics), plain(full(edited)));
   assert.ok(r.diagnostics.some((d) => d.code === 'tile/not-divisible' && d.message === 'BM1 = 128 does not divide M1 = 4095'));
   // typing at the top moves every declaration: one chunk parsed, the comment's declaration alone re-checked
@@ -520,7 +520,7 @@ test('a chunked parse stopped midway changes nothing, and the next parse re-uses
   assert.deepEqual(plain(r.diagnostics), plain(whole.diagnostics));
   assert.equal(r.parsed, r.chunks!.length - 3);
   // stopped on an edited version: the previous version stays the one compared with
-  const edited = text.replace('param M1 = 4096', 'param M1 = 4095');
+  const edited = text.replace('const M1 = 4096', 'const M1 = 4095');
   assert.equal(p.parse(edited, () => true), undefined);
   const e = p.parse(edited);
   assert.equal(e.parsed, 1);

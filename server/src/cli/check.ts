@@ -15,10 +15,10 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import * as nodePath from 'node:path';
 import type { Command } from 'commander';
 import type { Diagnostic, LineIndex } from '../../../grammar/src/index.js';
-import { analyze } from '../check/index.js';
-import { kernelDiagnosticsOfFile } from '../codegen/index.js';
+import { analyze, type Analysis } from '../check/index.js';
+import { kernelChecksOfModel } from '../codegen/index.js';
+import { withEmission } from '../codegen/gate.js';
 import { templateReaderWithin } from '../service/kernel-checks.js';
-import type { File as AstFile } from '../../../grammar/src/ast.js';
 import { CliFailure } from './load-model.js';
 import { countOption, gpuTargetOption, orList } from './options.js';
 import { toSarif } from './sarif.js';
@@ -100,8 +100,8 @@ export function runCheck(paths: string[], opts: CheckOptions, io: CheckIo): numb
   const checkText = (file: string, text: string, absPath: string) => {
     checked.push(file);
     const a = analyze(text, { gpuTarget });
-    const diagnostics = [...a.diagnostics, ...kernelChecks(text, absPath, a.file)];
-    diagnostics.sort((x, y) => x.range.start - y.range.start || x.range.end - y.range.end);
+    const k = kernelChecks(text, absPath, a);
+    const diagnostics = withEmission([...a.diagnostics, ...k.template].sort((x, y) => x.range.start - y.range.start || x.range.end - y.range.end), k.emission);
     for (const d of diagnostics) all.push(toJson(file, a.lines, d));
   };
   for (const path of paths) {
@@ -204,13 +204,13 @@ function plural(n: number, word: string): string {
 }
 
 /**
- * The `kernel/...` checks (placeholders vs bindings) of a file's kernel blocks; template files are read
- * from the .layout file's folder tree only.
+ * The `kernel/...` checks of a file's kernel blocks (placeholders vs bindings), and what evaluating
+ * their bindings finds, as `layout emit` does; template files are read from the .layout file's folder
+ * tree only.
  */
-function kernelChecks(text: string, absPath: string, ast: AstFile): Diagnostic[] {
-  if (!ast.decls.some((d) => d.kind === 'Kernel')) return [];
+function kernelChecks(text: string, absPath: string, a: Pick<Analysis, 'file' | 'model'>): { template: Diagnostic[]; emission: Diagnostic[] } {
   const root = nodePath.dirname(absPath);
-  return kernelDiagnosticsOfFile(ast, text, absPath, { readTemplate: templateReaderWithin(root), templateRoot: root });
+  return kernelChecksOfModel(a.file, text, absPath, a.model, { readTemplate: templateReaderWithin(root), templateRoot: root });
 }
 
 /** `file:line:col: severity: message [code]` */

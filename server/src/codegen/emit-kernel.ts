@@ -154,8 +154,7 @@ export function implicitNames(ctx: Pick<KernelContext, 'paramValues'>): Set<stri
  * `implicitNames(ctx)`, given by a caller that checks several kernels of one file (built once).
  */
 export function kernelTemplateDiagnostics(decl: KernelDecl, ctx: Pick<KernelContext, 'path' | 'paramValues' | 'text'>, access: TemplateAccess, implicit?: ReadonlySet<string>): Diagnostic[] {
-  const found = findTemplate(decl, ctx, access);
-  return checkKernel(decl, found.lookup, { implicit: implicit ?? implicitNames(ctx), text: ctx.text });
+  return kernelTemplateCheck(decl, ctx, access, implicit).diagnostics;
 }
 
 /** The comment that starts every emitted file. */
@@ -169,26 +168,33 @@ export interface KernelEmit {
   diagnostics: Diagnostic[];
 }
 
-/** Emits one kernel block. Never throws; a kernel with an error diagnostic emits no file. */
-export function emitKernel(decl: KernelDecl, ctx: KernelContext, access: TemplateAccess): KernelEmit {
-  const name = decl.name.name;
-  const found = findTemplate(decl, ctx, access);
-  const diagnostics = checkKernel(decl, found.lookup, { implicit: implicitNames(ctx), text: ctx.text });
-  const target = decl.target?.value as KernelTarget | undefined;
-  if (!decl.template) {
-    diagnostics.push({ code: 'kernel/no-template', severity: 'error', message: `kernel ${name} names no template: add \`template "FILE"\` or \`builtin NAME\``, range: decl.name.range });
-  }
-  // (`target mlir`: kernel/unsupported-target, from checkKernel)
-  if (!found.template || diagnostics.some((d) => d.severity === 'error') || (target !== 'cuda' && target !== 'triton')) {
-    return { files: [], diagnostics };
-  }
+/**
+ * What evaluating a kernel's bindings found: the diagnostics only emission can give (a binding that
+ * cannot be evaluated, a built-in's constraints on its values, index width, param values beyond
+ * CUDA's `int`), and the printed values for the template.
+ */
+export interface KernelEvaluation {
+  diagnostics: Diagnostic[];
+  /** placeholder -> printed value (the bindings the template uses, `kernel_name`, `param_NAME`s) */
+  values: Record<string, string>;
+  /** bindings whose repeated subexpressions may become shared temporaries (shared-lines.ts) */
+  sharable: SharedBinding[];
+  /** the params whose values the diagnostics depend on beyond the bindings' own expressions (`{{ param_NAME }}`), with their values */
+  paramsRead: Map<string, bigint | undefined>;
+}
 
-  // Evaluate and print every binding the template uses.
-  const used = new Set(found.template.placeholders.map((p) => p.name));
+/**
+ * Evaluates and prints every binding a kernel's template uses (the kernel's template checks passed):
+ * the one evaluation that `emitKernel` renders and that the checks (`kernelEmitDiagnostics`) report
+ * from, so that a file the checks pass is one emission accepts.
+ */
+export function evaluateKernel(decl: KernelDecl, { template, builtin, target }: Evaluable, ctx: Pick<KernelContext, 'evaluate' | 'paramValues' | 'print'>): KernelEvaluation {
+  const diagnostics: Diagnostic[] = [];
+  const used = new Set(template.placeholders.map((p) => p.name));
   const values: Record<string, string> = Object.create(null) as Record<string, string>;
-  values.kernel_name = name;
+  values.kernel_name = decl.name.name;
   for (const [p, v] of ctx.paramValues) values[PARAM_PREFIX + p] = v.toString();
-  const b = found.builtin;
+  const b = builtin;
   const sharable: SharedBinding[] = [];
   const usedParams = new Set<string>();
   for (const binding of decl.bindings) {
@@ -259,12 +265,17 @@ export function emitKernel(decl: KernelDecl, ctx: KernelContext, access: Templat
     });
   }
   // CUDA code holds params in 32-bit `int` (the built-ins' kernel arguments and host code): a value beyond
-  // it cannot be emitted (`const int n = 8589934592` would not compile or would wrap).
+  // it cannot be emitted (`const int n = 8589934592` would not compile or would wrap). The params are
+  // looked at by name, sorted (the same order whichever way the caller keeps them).
+  const paramsRead = new Map<string, bigint | undefined>();
   if (target === 'cuda') {
-    for (const [p, v] of ctx.paramValues) {
+    const names = new Set<string>(usedParams);
+    for (const p of used) if (p.startsWith(PARAM_PREFIX)) names.add(p.slice(PARAM_PREFIX.length));
+    for (const p of [...names].sort()) {
+      const v = ctx.paramValues.get(p);
       const viaPlaceholder = used.has(PARAM_PREFIX + p);
-      if (!viaPlaceholder && !usedParams.has(p)) continue;
-      if (v <= INT32_MAX && v >= -INT32_MAX - 1n) continue;
+      if (viaPlaceholder) paramsRead.set(p, v);
+      if (v === undefined || (v <= INT32_MAX && v >= -INT32_MAX - 1n)) continue;
       diagnostics.push({
         code: 'emit/value-too-large',
         severity: 'error',
@@ -273,6 +284,55 @@ export function emitKernel(decl: KernelDecl, ctx: KernelContext, access: Templat
       });
     }
   }
+  return { diagnostics, values, sharable, paramsRead };
+}
+
+/** A kernel whose template checks passed: what evaluating its bindings (`evaluateKernel`) needs. */
+export interface Evaluable {
+  template: ScannedTemplate;
+  builtin?: BuiltinKernel;
+  target: 'cuda' | 'triton';
+}
+
+/**
+ * A kernel block's template checks (`kernelTemplateDiagnostics`), and when they pass (no error, a
+ * template found, a CUDA or Triton target), what evaluating its bindings needs.
+ */
+export function kernelTemplateCheck(decl: KernelDecl, ctx: Pick<KernelContext, 'path' | 'paramValues' | 'text'>, access: TemplateAccess, implicit?: ReadonlySet<string>): { diagnostics: Diagnostic[]; evaluable?: Evaluable } {
+  const found = findTemplate(decl, ctx, access);
+  const diagnostics = checkKernel(decl, found.lookup, { implicit: implicit ?? implicitNames(ctx), text: ctx.text });
+  const target = decl.target?.value;
+  if (!decl.template || !found.template || diagnostics.some((d) => d.severity === 'error') || (target !== 'cuda' && target !== 'triton')) return { diagnostics };
+  return { diagnostics, evaluable: { template: found.template, builtin: found.builtin, target } };
+}
+
+/**
+ * The diagnostics of one kernel block as emission finds them: the template checks and, when they
+ * pass, those of evaluating its bindings (`evaluateKernel`), separately. `emission` is undefined when
+ * the bindings were not evaluated.
+ */
+export function kernelEmitDiagnostics(decl: KernelDecl, ctx: Pick<KernelContext, 'path' | 'paramValues' | 'text' | 'evaluate' | 'print'>, access: TemplateAccess, implicit?: ReadonlySet<string>): { template: Diagnostic[]; emission?: KernelEvaluation } {
+  const r = kernelTemplateCheck(decl, ctx, access, implicit);
+  if (!r.evaluable) return { template: r.diagnostics };
+  return { template: r.diagnostics, emission: evaluateKernel(decl, r.evaluable, ctx) };
+}
+
+/** Emits one kernel block. Never throws; a kernel with an error diagnostic emits no file. */
+export function emitKernel(decl: KernelDecl, ctx: KernelContext, access: TemplateAccess): KernelEmit {
+  const name = decl.name.name;
+  const found = findTemplate(decl, ctx, access);
+  const diagnostics = checkKernel(decl, found.lookup, { implicit: implicitNames(ctx), text: ctx.text });
+  const target = decl.target?.value as KernelTarget | undefined;
+  if (!decl.template) {
+    diagnostics.push({ code: 'kernel/no-template', severity: 'error', message: `kernel ${name} names no template: add \`template "FILE"\` or \`builtin NAME\``, range: decl.name.range });
+  }
+  // (`target mlir`: kernel/unsupported-target, from checkKernel)
+  if (!found.template || diagnostics.some((d) => d.severity === 'error') || (target !== 'cuda' && target !== 'triton')) {
+    return { files: [], diagnostics };
+  }
+  const evaluation = evaluateKernel(decl, { template: found.template, builtin: found.builtin, target }, ctx);
+  diagnostics.push(...evaluation.diagnostics);
+  const { values, sharable } = evaluation;
   if (diagnostics.some((d) => d.severity === 'error')) return { files: [], diagnostics };
 
   // repeated subexpressions of a binding: named temporaries before its line (shared-lines.ts)

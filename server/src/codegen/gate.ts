@@ -80,6 +80,19 @@ function declAt(decls: readonly ast.Decl[], offset: number): ast.Decl | undefine
 }
 
 /**
+ * What a check (`layout check`, the editor) reports of emission's own diagnostics (evaluating the
+ * kernels' bindings: `kernelChecksOfModel`): `diagnostics` (every other diagnostic of the file) and,
+ * once none of them is an error, `emission` after them. As a compiler reports code generation's
+ * errors once the earlier stages pass: evaluating what a broken declaration means only repeats its
+ * error (a binding of a query with the wrong number of indices "cannot be evaluated"), and a file
+ * that has no error is one `layout emit` accepts.
+ */
+export function withEmission(diagnostics: Diagnostic[], emission: readonly Diagnostic[]): Diagnostic[] {
+  if (emission.length === 0 || diagnostics.some((d) => d.severity === 'error')) return diagnostics;
+  return [...diagnostics, ...emission].sort((a, b) => a.range.start - b.range.start || a.range.end - b.range.end);
+}
+
+/**
  * The comment that marks a file emitted with errors present (first lines of the file, after a `#!`
  * line). `where` lists the errors as `file:line:col: message`.
  */

@@ -5,8 +5,10 @@
 import type { File, KernelDecl, ScheduleDecl } from '../../../grammar/src/ast.js';
 import type { Diagnostic } from '../../../grammar/src/diagnostic.js';
 import type { KernelTarget } from '../check/kernel.js';
+import type { Model } from '../check/elaborate.js';
 import {
   emitKernel,
+  kernelEmitDiagnostics,
   kernelTemplateDiagnostics,
   implicitNames,
   type EmittedFile,
@@ -14,14 +16,15 @@ import {
   type TemplateAccess,
 } from './emit-kernel.js';
 import { emitScheduleBlock } from './schedule.js';
+import { bindingEvaluator } from './model.js';
 
 export type EmitTarget = KernelTarget;
 export type { EmittedFile, KernelContext, TemplateAccess, BindingValue } from './emit-kernel.js';
-export { resolveTemplatePath, headerComment, kernelTemplateDiagnostics, implicitNames, templatePlaceholders } from './emit-kernel.js';
+export { resolveTemplatePath, headerComment, kernelTemplateDiagnostics, kernelEmitDiagnostics, kernelTemplateCheck, evaluateKernel, implicitNames, templatePlaceholders, type KernelEvaluation, type Evaluable } from './emit-kernel.js';
 export { planEmit, type EmitPlan, type PlanOptions, type PlannedWrite, type RefusedWrite } from './plan.js';
 export { builtinKernels, findBuiltin, type BuiltinKernel } from './builtins.js';
 export { scanTemplate, renderTemplate } from './template.js';
-export { buildEmitModel, type BuildModelOptions } from './model.js';
+export { buildEmitModel, bindingEvaluator, type BuildModelOptions } from './model.js';
 
 /** Everything emitting needs from an analysed .layout file (see `buildEmitModel`). */
 export interface EmitModel extends KernelContext {
@@ -117,12 +120,38 @@ export function kernelDiagnostics(model: Pick<EmitModel, 'file' | 'path' | 'para
 }
 
 /**
+ * Every kernel block's diagnostics as `layout emit` finds them, from a whole-file analysis (its file
+ * and elaborated model): the template checks (`template`) and, for each kernel whose template checks
+ * pass, what evaluating its bindings finds (`emission`: `emitKernel`'s own evaluation). A check
+ * reports `emission` through `withEmission` (codegen/gate.ts).
+ */
+export function kernelChecksOfModel(file: File, text: string, path: string, model: Model | undefined, options: TemplateAccess = {}): { template: Diagnostic[]; emission: Diagnostic[] } {
+  const template: Diagnostic[] = [];
+  const emission: Diagnostic[] = [];
+  if (!file.decls.some((d) => d.kind === 'Kernel')) return { template, emission };
+  const ctx = { path, text, ...bindingEvaluator(model, []) };
+  // the implicit `{{ param_NAME }}` names: every param's, valued or not (as `kernelDiagnosticsOfFile`)
+  const implicit = implicitNames({ paramValues: paramNames(file) });
+  for (const d of file.decls) {
+    if (d.kind !== 'Kernel') continue;
+    const r = kernelEmitDiagnostics(d, ctx, options, implicit);
+    template.push(...r.template);
+    if (r.emission) emission.push(...r.emission.diagnostics);
+  }
+  return { template, emission };
+}
+
+function paramNames(file: File): Map<string, bigint> {
+  const paramValues = new Map<string, bigint>();
+  for (const d of file.decls) if (d.kind === 'Param') for (const item of d.items) paramValues.set(item.name.name, 0n);
+  return paramValues;
+}
+
+/**
  * `kernelDiagnostics` straight from a parsed file, without elaborating it: the checks only need
  * the names of the params (for the implicit `{{ param_NAME }}` placeholders), not their values.
  */
 export function kernelDiagnosticsOfFile(file: File, text: string, path: string, options: TemplateAccess = {}): Diagnostic[] {
   if (!file.decls.some((d) => d.kind === 'Kernel')) return [];
-  const paramValues = new Map<string, bigint>();
-  for (const d of file.decls) if (d.kind === 'Param') for (const item of d.items) paramValues.set(item.name.name, 0n);
-  return kernelDiagnostics({ file, path, paramValues, text }, options);
+  return kernelDiagnostics({ file, path, paramValues: paramNames(file), text }, options);
 }

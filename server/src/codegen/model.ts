@@ -32,13 +32,21 @@ export function buildEmitModel(text: string, path: string, opts: BuildModelOptio
   } catch {
     model = undefined;
   }
+  return { path, sourceLabel: opts.sourceLabel ?? path, text, file: parsed.file, ...bindingEvaluator(model, elabDiagnostics) };
+}
+
+/**
+ * How a kernel's bindings are evaluated from an elaborated model: `evaluate`, `print` and the params'
+ * values. `elabDiagnostics`: the elaborator's (an error inside a binding is that binding's answer).
+ * `model` may hold only what the kernels depend on (the incremental analysis elaborates no more).
+ */
+export function bindingEvaluator(model: Model | undefined, elabDiagnostics: readonly Diagnostic[]): Pick<EmitModel, 'evaluate' | 'print' | 'paramValues'> {
   const paramValues = new Map<string, bigint>();
   for (const [name, p] of model?.params ?? []) if (p.value !== undefined) paramValues.set(name, p.value);
+  let env: Map<string, bigint> | undefined;
+  /** the let definitions inlined, per built-in (a built-in's code defines some lets itself) */
+  const defsFor = new Map<string | undefined, Map<string, Expr>>();
   return {
-    path,
-    sourceLabel: opts.sourceLabel ?? path,
-    text,
-    file: parsed.file,
     paramValues,
     evaluate(kernel: ast.KernelDecl, binding: ast.Binding): BindingValue {
       const where = binding.value.range;
@@ -48,15 +56,20 @@ export function buildEmitModel(text: string, path: string, opts: BuildModelOptio
       const r = queryExpr(model, binding.value);
       if (!r.ok) return { ok: false, diagnostics: [cannot(where, r.message)] };
       const b = kernel.template?.kind === 'builtin' ? findBuiltin(kernel.template.name.name) : undefined;
-      const keep = new Set(b?.scope ?? []);
-      const defs = new Map([...model.defs].filter(([name]) => !keep.has(name)));
+      let defs = defsFor.get(b?.name);
+      if (!defs) {
+        const keep = new Set(b?.scope ?? []);
+        defs = new Map([...model.defs].filter(([name]) => !keep.has(name)));
+        defsFor.set(b?.name, defs);
+      }
       const exprs = r.exprs.map((e) => inline(e, defs));
       // known ranges: the largest intermediate of each expression (ranges.ts)
       let magnitudes: (bigint | undefined)[];
       try {
         const bounds = queryBounds(model, model.queries.get(binding.value));
-        const env = maxEnv(model);
-        magnitudes = exprs.map((e) => magnitude(e, bounds, env));
+        env ??= maxEnv(model);
+        const max = env;
+        magnitudes = exprs.map((e) => magnitude(e, bounds, max));
       } catch {
         magnitudes = exprs.map(() => undefined);
       }

@@ -11,9 +11,10 @@ import { resolve } from '../../../grammar/src/resolve.js';
 /** One unit of the sample, names made unique by `k` (the worker's sample is units 0 to 3). */
 export function warmUpUnit(k: number): string {
   return `# sample ${k}
-param M${k} = 1024 in [512, 1024], N${k} = 512, K${k} = 256
-param BM${k} = 64 in [32, 64], BN${k} = 64, BK${k} = 16
+const M${k} = 1024, N${k} = 512, K${k} = 256
+const BM${k} = 64, BN${k} = 64, BK${k} = 16
 const W${k} = 16
+param SM${k} = 64 in [32, 64], SK${k} = 1024 in [512, 1024]
 let tiles_m${k} = M${k} / BM${k}
 let tiles_n${k} = N${k} / BN${k}
 layout P${k} = OrderBy(Col(max(tiles_m${k} / 4, 1), 1), Col(min(tiles_m${k}, 4), tiles_n${k})).TileBy([tiles_m${k}, tiles_n${k}])
@@ -41,9 +42,9 @@ kernel nw${k} target cuda builtin nw_antidiag {
   block_size = W${k}
   expr = D${k}[i, j]
 }
-schedule s${k} for linalg.matmul(M${k}, N${k}, K${k}) on sm_80 {
+schedule s${k} for linalg.matmul(SK${k}, N${k}, K${k}) on sm_80 {
   mm = findOp("linalg.matmul")
-  tileForGrids(mm, [BM${k}, BN${k}])
+  tileForGrids(mm, [SM${k}, BN${k}])
   tile(mm, [0, 0, BK${k}])
   promote(mm, [0, 1])
   parallelizeForThreads(mm, [W${k}, W${k}])

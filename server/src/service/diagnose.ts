@@ -7,7 +7,7 @@ import { analyze, type AnalyzeOptions } from '../check/index.js';
 import { parse } from '../../../grammar/src/parse.js';
 import { resolve } from '../../../grammar/src/resolve.js';
 import type { Settings } from './settings.js';
-import { kernelChecks } from './kernel-checks.js';
+import { fileDiagnostics } from './kernel-checks.js';
 import { firstStage } from './incremental-move.js';
 
 export interface DiagnoseResult {
@@ -24,11 +24,7 @@ export function diagnose(text: string, settings: Settings, shouldStop?: () => bo
     ...(shouldStop ? { shouldStop } : {}),
   };
   const a = analyze(text, options);
-  const kernels = kernelChecks(a.file, text, uri);
-  const diagnostics = kernels.length
-    ? [...a.diagnostics, ...kernels].sort((x, y) => x.range.start - y.range.start || x.range.end - y.range.end)
-    : a.diagnostics;
-  return { diagnostics, cancelled: a.cancelled === true };
+  return { diagnostics: fileDiagnostics(a, text, uri), cancelled: a.cancelled === true };
 }
 
 export function quickDiagnostics(text: string, settings?: Settings): Diagnostic[] {

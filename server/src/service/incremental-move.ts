@@ -5,7 +5,7 @@
 import type * as ast from '../../../grammar/src/ast.js';
 import type { Diagnostic } from '../../../grammar/src/diagnostic.js';
 import type { Chunk } from './chunks.js';
-import type { KernelResult } from './kernel-checks.js';
+import type { Emission, KernelResult } from './kernel-checks.js';
 import { rules } from '../check/rules/index.js';
 
 /** What a declaration keeps: the elaborator's, each rule's, the schedule and kernel checks' diagnostics. */
@@ -14,6 +14,7 @@ export interface Results {
   rules: (Diagnostic[] | undefined)[];
   schedule?: Diagnostic[];
   kernel?: KernelResult;
+  emission?: Emission;
 }
 
 /**
@@ -39,14 +40,20 @@ export class Mover {
     this.still = still;
   }
 
-  moveResults(d: Results, sameBudget: boolean, sameTarget: boolean, sameUri: boolean): { elab?: Diagnostic[]; rules: (Diagnostic[] | undefined)[]; schedule?: Diagnostic[]; kernel?: KernelResult } | undefined {
+  moveResults(d: Results, sameBudget: boolean, sameTarget: boolean, sameUri: boolean): Results | undefined {
     if (!d.elab) return undefined;
     const schedule = d.schedule === undefined || !sameTarget ? undefined : this.moveAll(d.schedule);
     if (d.schedule !== undefined && sameTarget && !schedule) return undefined;
     let kernel: KernelResult | undefined;
     if (d.kernel?.asked && sameUri) {
       const diagnostics = this.moveAll(d.kernel.diagnostics);
-      if (diagnostics) kernel = { diagnostics, asked: d.kernel.asked };
+      if (diagnostics) kernel = { ...d.kernel, diagnostics };
+    }
+    // (its template is compared when the kernel is checked again: a template file may change)
+    let emission: Emission | undefined;
+    if (d.emission) {
+      const diagnostics = this.moveAll(d.emission.diagnostics);
+      if (diagnostics) emission = { ...d.emission, diagnostics };
     }
     if (this.still && !d.elab.some((x) => this.outside(x))) {
       let ok = true;
@@ -55,7 +62,7 @@ export class Mover {
         if (r.some((x) => this.outside(x))) ok = false;
         return r;
       });
-      if (ok) return { elab: d.elab, rules, schedule, kernel };
+      if (ok) return { elab: d.elab, rules, schedule, kernel, emission };
     }
     const elab = this.moveAll(d.elab);
     if (!elab) return undefined;
@@ -70,7 +77,7 @@ export class Mover {
       if (!m) return undefined;
       out.push(m);
     }
-    return { elab, rules: out, schedule, kernel };
+    return { elab, rules: out, schedule, kernel, emission };
   }
 
   private moveAll(ds: readonly Diagnostic[]): Diagnostic[] | undefined {

@@ -7,7 +7,7 @@
 import type * as ast from '../../../grammar/src/ast.js';
 import type { Diagnostic } from '../../../grammar/src/diagnostic.js';
 import { spliced, type Chunk } from './chunks.js';
-import type { KernelResult } from './kernel-checks.js';
+import type { Emission, KernelResult } from './kernel-checks.js';
 import { names } from './decl-names.js';
 
 /** Per declaration: its names and its diagnostics. */
@@ -28,6 +28,8 @@ export interface DeclState {
   schedule?: Diagnostic[];
   /** the template checks of a kernel block (service/kernel-checks.ts) */
   kernel?: KernelResult;
+  /** what evaluating a kernel block's bindings found (service/kernel-checks.ts) */
+  emission?: Emission;
   /** its index in this version's list */
   index: number;
   /** the last run that listed it */
@@ -168,7 +170,7 @@ export function carryStates(old: State | undefined, chunks: readonly Chunk[], fr
     // that have diagnostics move (those in `noisy` are moved below; a kernel block's own are not
     // listed there); the others hold no position
     if (trail > 0 && old.starts[nOld - trail] !== chunks[nNew - trail].start) {
-      for (const d of tailKernels) if (d.kernel?.diagnostics.length) moved.push(d);
+      for (const d of tailKernels) if (d.kernel?.diagnostics.length || d.emission?.diagnostics.length) moved.push(d);
     }
   }
   // the names of the declarations that went: what used them is checked again

@@ -34,8 +34,10 @@ import { linearDiagnostics } from '../check/linear.js';
 import { checkSchedule, scheduleEnvOf, type ScheduleEnv } from '../check/schedule/index.js';
 import { DEFAULT_BUDGET, ruleContext, rules, type RuleContext } from '../check/rules/index.js';
 import { ChunkedParser } from './chunks.js';
-import { KernelChecker, kernelChecks, Placeholders } from './kernel-checks.js';
-import { combine, detached, firstStage, kept, Mover, sorted, withKernels } from './incremental-move.js';
+import { fileDiagnostics, KernelChecker, Placeholders, placeholderParams } from './kernel-checks.js';
+import { bindingEvaluator } from '../codegen/index.js';
+import { withEmission } from '../codegen/gate.js';
+import { combine, detached, firstStage, kept, Mover, withKernels } from './incremental-move.js';
 import { carryStates, type DeclState, type State } from './incremental-states.js';
 
 export interface IncrementalOptions {
@@ -115,7 +117,7 @@ export class IncrementalAnalysis {
       const a = analyze(text, { slow: true, budget, gpuTarget: options.gpuTarget, ...(options.shouldStop ? { shouldStop: options.shouldStop } : {}) });
       const decls = a.file.decls.length;
       if (!(e instanceof Fallback) && process.env.LAYOUT_DEBUG_INCREMENTAL) console.error(e);
-      const diagnostics = sorted([...a.diagnostics, ...kernelChecks(a.file, text, options.uri)]);
+      const diagnostics = fileDiagnostics(a, text, options.uri);
       return { diagnostics, cancelled: a.cancelled, stats: { decls, chunksParsed: 0, rechecked: decls, elaborated: decls, full: true } };
     }
   }
@@ -171,6 +173,7 @@ export class IncrementalAnalysis {
         d.rules = m?.rules ?? [];
         d.schedule = m?.schedule;
         d.kernel = m?.kernel;
+        d.emission = m?.emission;
         if (!m && !isDirty[d.index]) {
           isDirty[d.index] = 1; // a result that points outside the unchanged text: check again
           dirty.push(d.index);
@@ -210,24 +213,6 @@ export class IncrementalAnalysis {
       return [...noisy].sort((x, y) => x.index - y.index);
     };
 
-    // ---- elaboration of the re-checked declarations, after what they depend on
-    const closure = new Set<number>();
-    const stack: number[] = [];
-    // the re-checked declarations, and those whose slow results must be computed again
-    const needs = (j: number): boolean => todo(j) || lacks(decls[j], true)
-      || (decls[j].decl.kind === 'Schedule' && decls[j].schedule === undefined);
-    for (const j of work) if (needs(j)) { closure.add(j); stack.push(j); }
-    while (stack.length) {
-      const j = stack.pop()!;
-      for (const n of decls[j].uses) {
-        for (const k of definers.get(n) ?? []) {
-          if (!closure.has(k.index)) {
-            closure.add(k.index);
-            stack.push(k.index);
-          }
-        }
-      }
-    }
     // cancellation is cooperative: polled before each declaration's work (the worker is never
     // terminated for typing); what was not finished is marked so and done by the next version
     const stop = options.shouldStop;
@@ -252,6 +237,62 @@ export class IncrementalAnalysis {
       this.state = next(true);
       return { diagnostics: [], cancelled: true, stats: { decls: decls.length, chunksParsed: p.parsed, rechecked: 0, elaborated: 0, full: false } };
     };
+
+    // ---- kernel blocks: template vs bindings (names only), kept while the block, the params' names it
+    // asked about and (for template files, read again every time) the template stay the same; and
+    // which kernels' bindings are evaluated again (emission's own diagnostics): those re-checked, those
+    // whose template changed and those whose `{{ param_NAME }}` params were edited
+    let kernelChecker: KernelChecker | undefined;
+    const evaluate: DeclState[] = [];
+    for (const d of kernelStates) {
+      const k = d.decl as ast.KernelDecl;
+      // a kept result that asked about param names stays valid while the file's param names are the same
+      const keep = d.kernel && !todo(d.index) && d.kernel.asked && (paramsChanged || full ? (kernelChecker ??= new KernelChecker(p.file, text, options.uri, new Placeholders(params, p.file))).valid(d.kernel) : true);
+      if (!keep) {
+        kernelChecker ??= new KernelChecker(p.file, text, options.uri, new Placeholders(params, p.file));
+        if (stop?.()) return abandon();
+        try {
+          const r = kernelChecker.check(k);
+          d.kernel = { ...r, diagnostics: kept(r.diagnostics) };
+        } catch {
+          throw new Fallback('a kernel check failed');
+        }
+      }
+      const ev = d.kernel!.evaluable;
+      const e = d.emission;
+      if (!ev) d.emission = undefined;
+      else if (!e || todo(d.index) || e.template !== ev.template.text || [...e.paramsRead.keys()].some((n) => seenName.has(n))) {
+        d.emission = undefined; // (a stopped run leaves it so: the next run evaluates it)
+        kernelChecker ??= new KernelChecker(p.file, text, options.uri, new Placeholders(params, p.file));
+        evaluate.push(d);
+      }
+    }
+
+    // ---- elaboration of the re-checked declarations, after what they depend on
+    const closure = new Set<number>();
+    const stack: number[] = [];
+    // the re-checked declarations, and those whose slow results must be computed again
+    const needs = (j: number): boolean => todo(j) || lacks(decls[j], true)
+      || (decls[j].decl.kind === 'Schedule' && decls[j].schedule === undefined);
+    for (const j of work) if (needs(j)) { closure.add(j); stack.push(j); }
+    // a kernel evaluated again, and the params its template names
+    for (const d of evaluate) {
+      if (!closure.has(d.index)) { closure.add(d.index); stack.push(d.index); }
+      for (const n of placeholderParams(d.kernel!.evaluable!)) {
+        for (const k of definers.get(n) ?? []) if (!closure.has(k.index)) { closure.add(k.index); stack.push(k.index); }
+      }
+    }
+    while (stack.length) {
+      const j = stack.pop()!;
+      for (const n of decls[j].uses) {
+        for (const k of definers.get(n) ?? []) {
+          if (!closure.has(k.index)) {
+            closure.add(k.index);
+            stack.push(k.index);
+          }
+        }
+      }
+    }
     if (stop?.()) return abandon();
     const el = new Elaborator(resolution, {});
     for (const j of [...closure].sort((a, b) => a - b)) {
@@ -297,25 +338,23 @@ export class IncrementalAnalysis {
       }
       done[j] = true;
     }
-    // kernel blocks: template vs bindings, kept while the block, the params' names it asked about
-    // and (for template files, read again every time) the template stay the same
-    let kernelChecker: KernelChecker | undefined;
-    const kernels: Diagnostic[] = [];
-    for (const d of kernelStates) {
-      const k = d.decl as ast.KernelDecl;
-      // a kept result that asked about param names stays valid while the file's param names are the same
-      const keep = d.kernel && !todo(d.index) && d.kernel.asked && (paramsChanged || full ? (kernelChecker ??= new KernelChecker(p.file, text, options.uri, new Placeholders(params, p.file))).valid(d.kernel) : true);
-      if (!keep) {
-        kernelChecker ??= new KernelChecker(p.file, text, options.uri, new Placeholders(params, p.file));
-        if (stop?.()) return abandon();
-        try {
-          const r = kernelChecker.check(k);
-          d.kernel = { ...r, diagnostics: kept(r.diagnostics) };
-        } catch {
-          throw new Fallback('a kernel check failed');
-        }
+    // kernel blocks: what evaluating the bindings finds (checked above, elaborated with the rest)
+    let evaluator: ReturnType<typeof bindingEvaluator> | undefined;
+    for (const d of evaluate) {
+      if (stop?.()) return abandon();
+      evaluator ??= bindingEvaluator(el.model, []);
+      try {
+        const e = kernelChecker!.evaluate(d.decl as ast.KernelDecl, d.kernel!.evaluable!, evaluator);
+        d.emission = { ...e, diagnostics: kept(e.diagnostics) };
+      } catch {
+        throw new Fallback('a kernel evaluation failed');
       }
+    }
+    const kernels: Diagnostic[] = [];
+    const emission: Diagnostic[] = [];
+    for (const d of kernelStates) {
       for (const x of d.kernel!.diagnostics) kernels.push(x);
+      if (d.emission) for (const x of d.emission.diagnostics) emission.push(x);
     }
     // linear layouts (whole file, cheap; only files that declare one): as `analyze` does
     if (linears > 0) kernels.push(...linearDiagnostics(p.file, resolution, elaborate(p.file, resolution).model));
@@ -346,7 +385,8 @@ export class IncrementalAnalysis {
     if (cancelled) this.state.partial = true;
     return {
       // ranges of their own: the AST's (syntax and name diagnostics hold some) move with later versions
-      diagnostics: detached(withKernels(combine(p.diagnostics, resolution.diagnostics, noisyNow(), global), kernels)),
+      // emission's own (evaluating the kernels' bindings) once nothing else is an error, as `fileDiagnostics`
+      diagnostics: detached(withEmission(withKernels(combine(p.diagnostics, resolution.diagnostics, noisyNow(), global), kernels), emission)),
       cancelled,
       stats: { decls: decls.length, chunksParsed: p.parsed, rechecked: work.filter(todo).length, elaborated: closure.size, full: false },
     };

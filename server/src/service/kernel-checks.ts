@@ -2,15 +2,20 @@
 // as the editor shows them. Template files are read from the document's own folder tree only;
 // documents that are not files (untitled) can use built-in templates only.
 //
-// `kernelChecks` checks a whole file; `KernelChecker` checks one kernel block at a time, for the
-// incremental analysis (service/incremental.ts), and says when a kept result is still valid.
+// `kernelChecks` checks a whole file (`fileDiagnostics`: with the rest of its diagnostics);
+// `KernelChecker` checks one kernel block at a time, for the incremental analysis
+// (service/incremental.ts), and says when a kept result is still valid. Both report what evaluating
+// the bindings finds (as `layout emit` does) once the file has no other error (codegen/gate.ts's
+// `withEmission`).
 import { realpathSync } from 'node:fs';
 import { readPlainFileOr } from './read-file.js';
 import * as nodePath from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { File, KernelDecl } from '../../../grammar/src/ast.js';
 import type { Diagnostic } from '../../../grammar/src/diagnostic.js';
-import { kernelDiagnosticsOfFile, kernelTemplateDiagnostics, templatePlaceholders, type TemplateAccess } from '../codegen/index.js';
+import { evaluateKernel, kernelChecksOfModel, kernelTemplateCheck, templatePlaceholders, type EmitModel, type Evaluable, type TemplateAccess } from '../codegen/index.js';
+import { withEmission } from '../codegen/gate.js';
+import type { Analysis } from '../check/index.js';
 
 /**
  * Reads template files inside `root` only: a path that leaves it, also through a symbolic link, reads
@@ -48,16 +53,27 @@ function access(uri: string | undefined): { path: string; access: TemplateAccess
   return { path, access: { readTemplate, templateRoot: nodePath.dirname(path) } };
 }
 
-/** `uri` is the document's URI; only `file:` URIs can read template files. */
-export function kernelChecks(file: File, text: string, uri: string | undefined): Diagnostic[] {
-  if (!file.decls.some((d) => d.kind === 'Kernel')) return [];
-  const a = access(uri);
+/**
+ * The kernel checks of a whole-file analysis: the template checks, and what evaluating the bindings
+ * of each kernel that passes them finds. `uri` is the document's URI; only `file:` URIs can read
+ * template files.
+ */
+export function kernelChecks(a: Pick<Analysis, 'file' | 'model'>, text: string, uri: string | undefined): { template: Diagnostic[]; emission: Diagnostic[] } {
+  if (!a.file.decls.some((d) => d.kind === 'Kernel')) return { template: [], emission: [] };
+  const where = access(uri);
   try {
-    return kernelDiagnosticsOfFile(file, text, a.path, a.access);
+    return kernelChecksOfModel(a.file, text, where.path, a.model, where.access);
   } catch (e) {
-    const first = file.decls.find((d) => d.kind === 'Kernel')!;
-    return [{ code: 'check/internal-error', severity: 'error', message: `internal error while checking kernels: ${(e as Error).message}`, range: first.name.range }];
+    const first = a.file.decls.find((d) => d.kind === 'Kernel')!;
+    return { template: [{ code: 'check/internal-error', severity: 'error', message: `internal error while checking kernels: ${(e as Error).message}`, range: first.name.range }], emission: [] };
   }
+}
+
+/** A whole-file analysis's diagnostics with its kernel checks (`kernelChecks`), sorted: a document's diagnostics. */
+export function fileDiagnostics(a: Pick<Analysis, 'file' | 'model' | 'diagnostics'>, text: string, uri: string | undefined): Diagnostic[] {
+  const k = kernelChecks(a, text, uri);
+  const all = k.template.length ? [...a.diagnostics, ...k.template].sort((x, y) => x.range.start - y.range.start || x.range.end - y.range.end) : a.diagnostics;
+  return withEmission(all, k.emission);
 }
 
 /** The placeholders of a kernel's template as the editor finds it (see `access`); undefined when it cannot be read. */
@@ -73,6 +89,8 @@ export function kernelPlaceholders(decl: KernelDecl, uri: string | undefined): {
 /** One kernel's diagnostics, and what they depend on besides the block's own text. */
 export interface KernelResult {
   diagnostics: Diagnostic[];
+  /** the template checks passed: what evaluating the bindings needs */
+  evaluable?: Evaluable;
   /**
    * the implicit placeholder names the check asked about, with the answers; undefined when the
    * result cannot be kept (a template file, which may change on disk)
@@ -141,9 +159,37 @@ export class KernelChecker {
   /** throws where `kernelChecks` reports an internal error (the caller falls back to it) */
   check(decl: KernelDecl): KernelResult {
     const asked = new AskedSet(this.implicit);
-    const diagnostics = kernelTemplateDiagnostics(decl, { path: this.a.path, paramValues: new Map(), text: this.text }, this.a.access, asked);
-    return { diagnostics, ...(decl.template?.kind === 'builtin' && !asked.iterated ? { asked: asked.asked } : {}) };
+    const { diagnostics, evaluable } = kernelTemplateCheck(decl, { path: this.a.path, paramValues: new Map(), text: this.text }, this.a.access, asked);
+    return { diagnostics, ...(evaluable ? { evaluable } : {}), ...(decl.template?.kind === 'builtin' && !asked.iterated ? { asked: asked.asked } : {}) };
   }
+
+  /**
+   * Evaluates the bindings of a kernel whose template checks passed (`evaluable`), from a model that
+   * holds what the kernel depends on and the params its template names (`{{ param_NAME }}`).
+   */
+  evaluate(decl: KernelDecl, evaluable: Evaluable, evaluator: Pick<EmitModel, 'evaluate' | 'paramValues' | 'print'>): Emission {
+    const e = evaluateKernel(decl, evaluable, evaluator);
+    return { diagnostics: e.diagnostics, template: evaluable.template.text, paramsRead: e.paramsRead };
+  }
+}
+
+/**
+ * What evaluating a kernel's bindings found (reported once the file has no other error), and what it
+ * read besides the declarations the kernel names: the template (a file may change on disk) and the
+ * values of the params its `{{ param_NAME }}` placeholders name.
+ */
+export interface Emission {
+  diagnostics: Diagnostic[];
+  /** the template's text */
+  template: string;
+  paramsRead: ReadonlyMap<string, bigint | undefined>;
+}
+
+/** The param names a template's `{{ param_NAME }}` placeholders name. */
+export function placeholderParams(evaluable: Evaluable): string[] {
+  const out: string[] = [];
+  for (const p of evaluable.template.placeholders) if (p.name.startsWith('param_')) out.push(p.name.slice(6));
+  return out;
 }
 
 /** A read-only view of a set that records which names were asked about. */

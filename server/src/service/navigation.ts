@@ -6,6 +6,9 @@ import { isIdentifier, isKeyword, isReserved } from './builtins.js';
 import { globalKinds, type SymbolDef } from './symbols.js';
 import { kernelPlaceholders } from './kernel-checks.js';
 import { PARAM_PREFIX } from '../check/kernel.js';
+import { findBuiltin } from '../codegen/index.js';
+import { dependencyClosure } from '../codegen/gate.js';
+import type * as ast from '../../../grammar/src/ast.js';
 
 export type DefinitionTarget = { kind: 'symbol'; range: Range } | { kind: 'file'; path: string; originRange: Range };
 
@@ -44,8 +47,8 @@ export type PrepareRenameResult = { range: Range; placeholder: string } | { erro
 export function prepareRename(doc: LayoutDocument, offset: number): PrepareRenameResult {
   const occ = doc.symbols.at(offset);
   if (occ) {
-    const unfilled = placeholderLeftUnfilled(doc, occ.def);
-    return unfilled ? { error: unfilled } : { range: occ.range, placeholder: occ.def.name };
+    const refused = placeholderLeftUnfilled(doc, occ.def) ?? builtinNameRenamed(doc, occ.def);
+    return refused ? { error: refused } : { range: occ.range, placeholder: occ.def.name };
   }
   const tok = tokenAt(doc.tokens, offset);
   if (tok && tok.category === 'keyword') return { error: `'${tok.text}' is a keyword and cannot be renamed` };
@@ -89,6 +92,34 @@ function placeholderLeftUnfilled(doc: LayoutDocument, def: SymbolDef): string | 
     return def.kind === 'binding'
       ? `'${def.name}' fills {{ ${placeholder} }} in ${t.label} of kernel ${d.name.name}: the template names it, so renaming it here would leave the placeholder unfilled`
       : `${def.kind} '${def.name}' fills {{ ${placeholder} }} in ${t.label} of kernel ${d.name.name} by its name: renaming it would leave the placeholder unfilled; bind it in the kernel first (${placeholder} = ${def.name})`;
+  }
+  return undefined;
+}
+
+/**
+ * Why renaming `def` would break a built-in kernel's code, if it would: a built-in's code defines some
+ * names itself (the matmul's `M`, `BM`, `pid`, `num_pid_m`, ...), and a param, a let of such a name or a
+ * free index keeps its name in the generated code: renamed, a kernel whose bindings depend on it
+ * would name something its code does not define (`kernel/name-not-in-template`). A const is folded
+ * into the code: renaming one is safe.
+ */
+function builtinNameRenamed(doc: LayoutDocument, def: SymbolDef): string | undefined {
+  if (def.kind !== 'param' && def.kind !== 'let' && def.kind !== 'free') return undefined;
+  const inside = (r: Range, d: ast.Decl) => d.range.start <= r.start && r.end <= d.range.end;
+  for (const d of doc.file.decls) {
+    if (d.kind !== 'Kernel' || d.template?.kind !== 'builtin') continue;
+    const b = findBuiltin(d.template.name.name);
+    if (!b || !b.scope.includes(def.name)) continue;
+    const uses = doc.symbols.usesOf(def);
+    let depends = uses.some((u) => inside(u.range, d));
+    if (!depends && def.kind !== 'free' && def.container) {
+      // what the kernel's bindings name, and what that depends on
+      const roots = new Set<ast.Decl>();
+      for (const r of doc.symbols.refs) if (inside(r.range, d) && r.def.container && r.def.container !== d) roots.add(r.def.container);
+      depends = roots.size > 0 && dependencyClosure({ file: doc.file, resolution: doc.symbols.resolution }, [...roots]).includes(def.container);
+    }
+    if (!depends) continue;
+    return `${describeKind(def)} '${def.name}' keeps its name in the code of builtin ${b.name} (kernel ${d.name.name}), whose code defines '${def.name}' itself: renamed, the kernel's bindings would name something its code does not define`;
   }
   return undefined;
 }
