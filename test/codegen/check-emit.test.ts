@@ -199,3 +199,32 @@ test('property: a file the checks pass is one emit accepts, and the editor\'s in
   assert.ok(clean >= 20, `${clean} clean`);
   assert.ok(emissionOnly >= 5, `${emissionOnly} with emission's errors only`);
 });
+
+test('stopped anywhere, during the kernels\' evaluation too, the next run gives exactly the whole-file diagnostics', () => {
+  // kernels with emission errors, so that a result thrown away or kept wrongly would show
+  const text = [SKEW, TRANSPOSE.replace('param n = 64', 'param n = 3000000000').replace('const T', 'const T2').replace(/\bT\b/g, 'T2')].join('\n');
+  const whole = plain(checked(text));
+  assert.ok(whole.some((d) => d.code === 'kernel/not-constant') && whole.some((d) => d.code === 'emit/value-too-large'), JSON.stringify(whole));
+  let stoppedInEvaluation = 0;
+  for (let after = 1; after < 400; after += 3) {
+    const a = new IncrementalAnalysis();
+    let polls = 0;
+    let evaluating = false;
+    const r = a.diagnose(text, { budget: 1e6, onFast: () => { evaluating = true; }, shouldStop: () => ++polls > after });
+    if (!r.cancelled) break;
+    if (evaluating) stoppedInEvaluation++;
+    assert.deepEqual(plain(a.diagnose(text, { budget: 1e6 }).diagnostics), whole, `stopped after ${after} polls`);
+  }
+  assert.ok(stoppedInEvaluation >= 3, `${stoppedInEvaluation} runs stopped during the evaluation`);
+});
+
+test('withInterrupt: a symbolic computation polls and stops as an over-budget one does; outside it nothing is polled', async () => {
+  const { withInterrupt, withBudget, spend, BudgetError } = await import('../../server/src/expr/index.js');
+  let polls = 0;
+  assert.throws(() => withInterrupt(() => ++polls > 3, () => withBudget(1e9, () => { for (let i = 0; i < 1e6; i++) spend(1); })), BudgetError);
+  assert.equal(polls, 4);
+  let asked = 0;
+  withBudget(1e9, () => { for (let i = 0; i < 1e4; i++) spend(1); });
+  assert.equal(withInterrupt(() => { asked++; return false; }, () => 7), 7);
+  assert.equal(asked, 0);
+});

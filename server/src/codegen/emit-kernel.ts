@@ -12,7 +12,7 @@ import {
   type KernelTarget,
   type TemplateLookup,
 } from '../check/kernel.js';
-import { freeSymbols, hasArange, type Expr } from '../expr/index.js';
+import { freeSymbols, hasArange, withInterrupt, type Expr } from '../expr/index.js';
 import { builtinSource, findBuiltin, builtinKernels, type BuiltinKernel } from './builtins.js';
 import { renderTemplate, scanTemplate, type ScannedTemplate } from './template.js';
 import { planShared, type SharedBinding } from './shared-lines.js';
@@ -186,9 +186,12 @@ export interface KernelEvaluation {
 /**
  * Evaluates and prints every binding a kernel's template uses (the kernel's template checks passed):
  * the one evaluation that `emitKernel` renders and that the checks (`kernelEmitDiagnostics`) report
- * from, so that a file the checks pass is one emission accepts.
+ * from, so that a file the checks pass is one emission accepts. `shouldStop` (the editor's analysis
+ * worker) is polled before each binding: undefined when it said stop.
  */
-export function evaluateKernel(decl: KernelDecl, { template, builtin, target }: Evaluable, ctx: Pick<KernelContext, 'evaluate' | 'paramValues' | 'print'>): KernelEvaluation {
+export function evaluateKernel(decl: KernelDecl, evaluable: Evaluable, ctx: Pick<KernelContext, 'evaluate' | 'paramValues' | 'print'>): KernelEvaluation;
+export function evaluateKernel(decl: KernelDecl, evaluable: Evaluable, ctx: Pick<KernelContext, 'evaluate' | 'paramValues' | 'print'>, shouldStop?: () => boolean): KernelEvaluation | undefined;
+export function evaluateKernel(decl: KernelDecl, { template, builtin, target }: Evaluable, ctx: Pick<KernelContext, 'evaluate' | 'paramValues' | 'print'>, shouldStop?: () => boolean): KernelEvaluation | undefined {
   const diagnostics: Diagnostic[] = [];
   const used = new Set(template.placeholders.map((p) => p.name));
   const values: Record<string, string> = Object.create(null) as Record<string, string>;
@@ -199,12 +202,15 @@ export function evaluateKernel(decl: KernelDecl, { template, builtin, target }: 
   const usedParams = new Set<string>();
   for (const binding of decl.bindings) {
     if (!binding.names.some((n) => used.has(n.name))) continue;
+    if (shouldStop?.()) return undefined;
     let v: BindingValue;
     try {
-      v = ctx.evaluate(decl, binding);
+      // (stopped midway, the binding fails as an over-budget one does: thrown away below)
+      v = withInterrupt(shouldStop, () => ctx.evaluate(decl, binding));
     } catch (e) {
       v = { ok: false, diagnostics: [internalError(binding.value.range, e)] };
     }
+    if (shouldStop?.()) return undefined;
     if (!v.ok) {
       diagnostics.push(...v.diagnostics);
       continue;

@@ -66,9 +66,10 @@ export function bindingEvaluator(model: Model | undefined, elabDiagnostics: read
       // known ranges: the largest intermediate of each expression (ranges.ts)
       let magnitudes: (bigint | undefined)[];
       try {
-        const bounds = queryBounds(model, model.queries.get(binding.value));
+        // (the params' largest values: made once, not per binding, for a model of a whole file)
         env ??= maxEnv(model);
         const max = env;
+        const bounds = queryBounds(model, model.queries.get(binding.value), max);
         magnitudes = exprs.map((e) => magnitude(e, bounds, max));
       } catch {
         magnitudes = exprs.map(() => undefined);

@@ -17,12 +17,12 @@ import type { Model, Query } from '../check/elaborate-model.js';
 export const INT32_MAX = 2n ** 31n - 1n;
 
 /** Bounds of the free symbols of a query (see the file comment); params and lets are added by `magnitude`. */
-export function queryBounds(model: Model, q: Query | undefined): Map<string, Interval> {
+export function queryBounds(model: Model, q: Query | undefined, env: ReadonlyMap<string, bigint> = maxEnv(model)): Map<string, Interval> {
   const out = new Map<string, Interval>();
   if (!q) return out;
   const val = (e: Expr): bigint | undefined => {
     try {
-      return X.evaluate(e, maxEnv(model));
+      return X.evaluate(e, env);
     } catch {
       return undefined;
     }

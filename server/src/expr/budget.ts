@@ -13,9 +13,21 @@ export class BudgetError extends Error {
 
 let remaining = Infinity;
 let current = Infinity;
+/** `withInterrupt`'s poll, and the units of work until it is asked again */
+let interrupt: (() => boolean) | undefined;
+let untilPoll = 0;
+/** units of work between two polls of `withInterrupt` (about half a millisecond: a budget of 200,000 is about 0.2 s) */
+const POLL_EVERY = 64;
 
-/** Counts `n` units of work; throws BudgetError when the running budget is spent. */
+/** Counts `n` units of work; throws BudgetError when the running budget is spent, or when `withInterrupt`'s poll says stop. */
 export function spend(n: number): void {
+  if (interrupt !== undefined) {
+    untilPoll -= n;
+    if (untilPoll <= 0) {
+      untilPoll = POLL_EVERY;
+      if (interrupt()) throw new BudgetError(current);
+    }
+  }
   if (remaining === Infinity) return;
   remaining -= n;
   if (remaining < 0) {
@@ -37,5 +49,26 @@ export function withBudget<T>(steps: number, f: () => T): T {
     const used = mine - remaining;
     remaining = outerRemaining === Infinity ? Infinity : Math.max(0, outerRemaining - used);
     current = outerCurrent;
+  }
+}
+
+/**
+ * Runs `f` with `poll` asked every few hundred units of work (`spend`): when it says stop, the
+ * computation ends as a spent budget does (a BudgetError, which its caller reports as a failure). The
+ * caller must then ask `poll` itself and throw the failed result away: the editor's analysis worker
+ * stops an evaluation of kernels within half a millisecond of a newer job, not at the end of a
+ * symbolic computation that may take several. Outside it nothing is polled.
+ */
+export function withInterrupt<T>(poll: (() => boolean) | undefined, f: () => T): T {
+  if (!poll) return f();
+  const outer = interrupt;
+  const outerUntil = untilPoll;
+  interrupt = poll;
+  untilPoll = POLL_EVERY;
+  try {
+    return f();
+  } finally {
+    interrupt = outer;
+    untilPoll = outerUntil;
   }
 }

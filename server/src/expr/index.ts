@@ -20,7 +20,7 @@ export { cmp, and, or, not, select } from './logic.js';
 export { EvalError, evaluate, equals, freeSymbols, substitute, broadcastAranges, hasArange, EVAL_LIMIT } from './eval.js';
 export { type Facts, simplify, simplifyAll, proveNonNeg } from './simplify.js';
 export { countOps, PrintError } from './ptree.js';
-export { BudgetError, withBudget, spend } from './budget.js';
+export { BudgetError, withBudget, withInterrupt, spend } from './budget.js';
 export { printC, printPython, printTriton } from './print-text.js';
 export { printMlir } from './print-mlir.js';
 export { type SharedText, type SharedOptions, printShared, countOpsShared } from './shared.js';

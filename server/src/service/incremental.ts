@@ -34,7 +34,7 @@ import { linearDiagnostics } from '../check/linear.js';
 import { checkSchedule, scheduleEnvOf, type ScheduleEnv } from '../check/schedule/index.js';
 import { DEFAULT_BUDGET, ruleContext, rules, type RuleContext } from '../check/rules/index.js';
 import { ChunkedParser } from './chunks.js';
-import { fileDiagnostics, KernelChecker, Placeholders, placeholderParams } from './kernel-checks.js';
+import { fileDiagnostics, KernelChecker, Placeholders, placeholderParams, type Emission } from './kernel-checks.js';
 import { bindingEvaluator } from '../codegen/index.js';
 import { withEmission } from '../codegen/gate.js';
 import { combine, detached, firstStage, kept, Mover, withKernels } from './incremental-move.js';
@@ -53,8 +53,8 @@ export interface IncrementalOptions {
   shouldStop?: () => boolean;
   /**
    * Called once with every diagnostic but those of slow checks still to run (syntax, names,
-   * elaboration, fast rules, and the slow results kept from earlier versions), before those
-   * checks run; only when there are some to run. Like `onSyntax`'s and the result's, the list is the
+   * elaboration, fast rules, template checks, and the slow results kept from earlier versions), before
+   * those checks run (emission's evaluation of kernels, the GenP enumeration); only when there are some to run. Like `onSyntax`'s and the result's, the list is the
    * caller's: later versions move none of its ranges.
    */
   onFast?: (diagnostics: Diagnostic[]) => void;
@@ -338,31 +338,31 @@ export class IncrementalAnalysis {
       }
       done[j] = true;
     }
-    // kernel blocks: what evaluating the bindings finds (checked above, elaborated with the rest)
-    let evaluator: ReturnType<typeof bindingEvaluator> | undefined;
-    for (const d of evaluate) {
-      if (stop?.()) return abandon();
-      evaluator ??= bindingEvaluator(el.model, []);
-      try {
-        const e = kernelChecker!.evaluate(d.decl as ast.KernelDecl, d.kernel!.evaluable!, evaluator);
-        d.emission = { ...e, diagnostics: kept(e.diagnostics) };
-      } catch {
-        throw new Fallback('a kernel evaluation failed');
-      }
-    }
     const kernels: Diagnostic[] = [];
-    const emission: Diagnostic[] = [];
-    for (const d of kernelStates) {
-      for (const x of d.kernel!.diagnostics) kernels.push(x);
-      if (d.emission) for (const x of d.emission.diagnostics) emission.push(x);
-    }
+    for (const d of kernelStates) for (const x of d.kernel!.diagnostics) kernels.push(x);
     // linear layouts (whole file, cheap; only files that declare one): as `analyze` does
     if (linears > 0) kernels.push(...linearDiagnostics(p.file, resolution, elaborate(p.file, resolution).model));
     this.state = next(false);
 
-    // ---- the slow rules (GenP enumeration), after the rest has been offered
+    // ---- the slow stages, after the rest has been offered: emission's evaluation of the kernels'
+    // bindings (checked above, elaborated with the rest), then the slow rules (GenP enumeration)
     const slowWork = work.some((j) => (todo(j) || rules.some((_, ri) => SLOW[ri] && decls[j].rules[ri] === undefined)) && decls[j].genp);
-    if (slowWork && options.onFast) options.onFast(detached(withKernels(combine(p.diagnostics, resolution.diagnostics, noisyNow(), global), kernels)));
+    if ((slowWork || evaluate.length > 0) && options.onFast) options.onFast(detached(withKernels(combine(p.diagnostics, resolution.diagnostics, noisyNow(), global), kernels)));
+    let evaluator: ReturnType<typeof bindingEvaluator> | undefined;
+    for (const d of evaluate) {
+      if (stop?.()) return abandon();
+      evaluator ??= bindingEvaluator(el.model, []);
+      let e: Emission | undefined;
+      try {
+        e = kernelChecker!.evaluate(d.decl as ast.KernelDecl, d.kernel!.evaluable!, evaluator, stop);
+      } catch {
+        throw new Fallback('a kernel evaluation failed');
+      }
+      if (!e) return abandon();
+      d.emission = { ...e, diagnostics: kept(e.diagnostics) };
+    }
+    const emission: Diagnostic[] = [];
+    for (const d of kernelStates) if (d.emission) for (const x of d.emission.diagnostics) emission.push(x);
     let cancelled = false;
     rules.forEach((rule, ri) => {
       if (!SLOW[ri] || cancelled) return;

@@ -166,10 +166,11 @@ export class KernelChecker {
   /**
    * Evaluates the bindings of a kernel whose template checks passed (`evaluable`), from a model that
    * holds what the kernel depends on and the params its template names (`{{ param_NAME }}`).
+   * Undefined when `shouldStop` (polled before each binding) said stop.
    */
-  evaluate(decl: KernelDecl, evaluable: Evaluable, evaluator: Pick<EmitModel, 'evaluate' | 'paramValues' | 'print'>): Emission {
-    const e = evaluateKernel(decl, evaluable, evaluator);
-    return { diagnostics: e.diagnostics, template: evaluable.template.text, paramsRead: e.paramsRead };
+  evaluate(decl: KernelDecl, evaluable: Evaluable, evaluator: Pick<EmitModel, 'evaluate' | 'paramValues' | 'print'>, shouldStop?: () => boolean): Emission | undefined {
+    const e = evaluateKernel(decl, evaluable, evaluator, shouldStop);
+    return e && { diagnostics: e.diagnostics, template: evaluable.template.text, paramsRead: e.paramsRead };
   }
 }
 
