@@ -228,3 +228,39 @@ test('withInterrupt: a symbolic computation polls and stops as an over-budget on
   assert.equal(withInterrupt(() => { asked++; return false; }, () => 7), 7);
   assert.equal(asked, 0);
 });
+
+test('a file-level assume simplifies the kernels\' queries: editing it re-evaluates them (incremental = whole file)', () => {
+  // `i < N` makes `min(i, N)` just `i`; without it the expression names `N`, which the built-in's code does not define
+  const text = [
+    'param N = 64',
+    'const T = 16',
+    'assume i < N',
+    'layout S = OrderBy(Row(64, 64))',
+    'kernel skew target cuda builtin nw_antidiag {',
+    '  block_size = T',
+    '  expr = S[min(i, N), j]',
+    '}',
+    '',
+  ].join('\n');
+  const a = new IncrementalAnalysis();
+  assert.deepEqual(a.diagnose(text, { budget: 1e6 }).diagnostics, []);
+  assert.deepEqual(checked(text), []);
+  const other = text.replace('assume i < N', 'assume j < N');
+  const at = other.indexOf('S[min');
+  const expected = [{
+    code: 'kernel/name-not-in-template',
+    severity: 'error',
+    message: 'builtin nw_antidiag does not define `N` where {{ expr }} goes; its code defines n, i, j (make other sizes `const`, or rename them)',
+    start: at,
+    end: at + 'S[min(i, N), j]'.length,
+  }];
+  assert.deepEqual(plain(checked(other)), expected);
+  assert.deepEqual(plain(a.diagnose(other, { budget: 1e6 }).diagnostics), expected);
+  // an edit elsewhere keeps the file's facts in the kernels' evaluation; removing the fact re-evaluates too
+  assert.deepEqual(a.diagnose(text, { budget: 1e6 }).diagnostics, []);
+  assert.deepEqual(a.diagnose(text.replace('const T = 16', 'const T = 32'), { budget: 1e6 }).diagnostics, []);
+  const gone = text.replace('assume i < N\n', '');
+  assert.deepEqual(plain(a.diagnose(gone, { budget: 1e6 }).diagnostics), plain(checked(gone)));
+  assert.equal(checked(gone).length, 1);
+  assert.deepEqual(emitErrors(other), [`cuda kernel/name-not-in-template ${at}`]);
+});

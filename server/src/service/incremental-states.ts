@@ -60,6 +60,8 @@ export interface State {
   kernels: DeclState[];
   /** how many `linear` declarations the file has */
   linears: number;
+  /** the file-level `assume` declarations (their facts simplify every query: the kernels' evaluation reads them) */
+  assumes: Set<DeclState>;
 }
 
 /** This version's declaration states and what changed since the previous version's (`old`). */
@@ -79,6 +81,9 @@ export interface Carried {
   definers: Map<string, Set<DeclState>>;
   params: Map<string, number>;
   noisy: Set<DeclState>;
+  assumes: Set<DeclState>;
+  /** an `assume` declaration came or went (was edited) */
+  assumesChanged: boolean;
   /** a param name came or went */
   paramsChanged: boolean;
   linears: number;
@@ -181,6 +186,8 @@ export function carryStates(old: State | undefined, chunks: readonly Chunk[], fr
   let paramsChanged = !old;
   /** `linear` declarations in the file */
   let linears = old?.linears ?? 0;
+  const assumes = old?.assumes ?? new Set<DeclState>();
+  let assumesChanged = !old;
   if (old) {
     // only the middle's old declarations can have gone (the leading and trailing ones are kept)
     for (let x = leadDecls; x < tailFrom; x++) {
@@ -191,6 +198,7 @@ export function carryStates(old: State | undefined, chunks: readonly Chunk[], fr
       for (const n of d.defines) definers.get(n)?.delete(d);
       noisy.delete(d);
       if (d.decl.kind === 'Linear') linears--;
+      if (d.decl.kind === 'Assume') assumesChanged = assumes.delete(d) || assumesChanged;
       if (d.decl.kind === 'Param') for (const n of d.defines) if (count(params, n, -1) === 0) paramsChanged = true;
     }
   }
@@ -198,9 +206,13 @@ export function carryStates(old: State | undefined, chunks: readonly Chunk[], fr
     for (const n of d.uses) add(users, n, d);
     for (const n of d.defines) add(definers, n, d);
     if (d.decl.kind === 'Linear') linears++;
+    if (d.decl.kind === 'Assume') {
+      assumes.add(d);
+      assumesChanged = true;
+    }
     if (d.decl.kind === 'Param') for (const n of d.defines) if (count(params, n, 1) === 1) paramsChanged = true;
   }
-  return { decls, firstDecl, kernels: kernelStates, moved, dirty, changed, users, definers, params, noisy, paramsChanged, linears };
+  return { decls, firstDecl, kernels: kernelStates, moved, dirty, changed, users, definers, params, noisy, paramsChanged, linears, assumes, assumesChanged };
 }
 
 function add<T>(m: Map<string, Set<T>>, k: string, v: T): void {

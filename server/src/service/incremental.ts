@@ -136,7 +136,7 @@ export class IncrementalAnalysis {
 
     // ---- declarations, and which old ones they are (incremental-states.ts); who uses and who
     // declares each name, kept up to date as declarations come and go
-    const { decls, firstDecl, kernels: kernelStates, moved, dirty, changed, users, definers, params, noisy, paramsChanged, linears } = carryStates(old, p.chunks, p.from, sameSettings, run);
+    const { decls, firstDecl, kernels: kernelStates, moved, dirty, changed, users, definers, params, noisy, paramsChanged, linears, assumes, assumesChanged } = carryStates(old, p.chunks, p.from, sameSettings, run);
 
     // ---- what must be re-checked: edited declarations, and what uses their names (transitively)
     const isDirty = new Uint8Array(decls.length);
@@ -218,7 +218,7 @@ export class IncrementalAnalysis {
     const stop = options.shouldStop;
     const chunks = p.chunks;
     const starts = p.starts!;
-    const next = (partial: boolean): State => ({ chunks, starts, decls, firstDecl, budget, gpuTarget: options.gpuTarget, uri: options.uri, users, definers, params, partial, noisy, kernels: kernelStates, linears });
+    const next = (partial: boolean): State => ({ chunks, starts, decls, firstDecl, budget, gpuTarget: options.gpuTarget, uri: options.uri, users, definers, params, partial, noisy, kernels: kernelStates, linears, assumes });
     /** re-checked declarations whose elaboration, fast rules and schedule checks are all done */
     const done: boolean[] = [];
     const abandon = (): IncrementalResult => {
@@ -241,7 +241,8 @@ export class IncrementalAnalysis {
     // ---- kernel blocks: template vs bindings (names only), kept while the block, the params' names it
     // asked about and (for template files, read again every time) the template stay the same; and
     // which kernels' bindings are evaluated again (emission's own diagnostics): those re-checked, those
-    // whose template changed and those whose `{{ param_NAME }}` params were edited
+    // whose template changed, those whose `{{ param_NAME }}` params were edited, and all of them when
+    // an `assume` was (its facts simplify every query)
     let kernelChecker: KernelChecker | undefined;
     const evaluate: DeclState[] = [];
     for (const d of kernelStates) {
@@ -261,7 +262,7 @@ export class IncrementalAnalysis {
       const ev = d.kernel!.evaluable;
       const e = d.emission;
       if (!ev) d.emission = undefined;
-      else if (!e || todo(d.index) || e.template !== ev.template.text || [...e.paramsRead.keys()].some((n) => seenName.has(n))) {
+      else if (!e || assumesChanged || todo(d.index) || e.template !== ev.template.text || [...e.paramsRead.keys()].some((n) => seenName.has(n))) {
         d.emission = undefined; // (a stopped run leaves it so: the next run evaluates it)
         kernelChecker ??= new KernelChecker(p.file, text, options.uri, new Placeholders(params, p.file));
         evaluate.push(d);
@@ -275,7 +276,8 @@ export class IncrementalAnalysis {
     const needs = (j: number): boolean => todo(j) || lacks(decls[j], true)
       || (decls[j].decl.kind === 'Schedule' && decls[j].schedule === undefined);
     for (const j of work) if (needs(j)) { closure.add(j); stack.push(j); }
-    // a kernel evaluated again, and the params its template names
+    // a kernel evaluated again, the params its template names, and the file's facts
+    if (evaluate.length) for (const d of assumes) if (!closure.has(d.index)) { closure.add(d.index); stack.push(d.index); }
     for (const d of evaluate) {
       if (!closure.has(d.index)) { closure.add(d.index); stack.push(d.index); }
       for (const n of placeholderParams(d.kernel!.evaluable!)) {
