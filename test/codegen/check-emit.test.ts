@@ -201,12 +201,14 @@ test('property: a file the checks pass is one emit accepts, and the editor\'s in
 });
 
 test('stopped anywhere, during the kernels\' evaluation too, the next run gives exactly the whole-file diagnostics', () => {
-  // kernels with emission errors, so that a result thrown away or kept wrongly would show
-  const text = [SKEW, TRANSPOSE.replace('param n = 64', 'param n = 3000000000').replace('const T', 'const T2').replace(/\bT\b/g, 'T2')].join('\n');
+  // kernels with emission errors, so that a result thrown away or kept wrongly would show; more than a
+  // few, so that the rest is offered first (onFast) and the test knows when the evaluation runs
+  const skews = [0, 1, 2, 3, 4].map((k) => SKEW.replace(/\b(W|S|antidiag|skew)\b/g, `$1${k}`));
+  const text = [...skews, TRANSPOSE.replace('param n = 64', 'param n = 3000000000').replace('const T', 'const T2').replace(/\bT\b/g, 'T2')].join('\n');
   const whole = plain(checked(text));
   assert.ok(whole.some((d) => d.code === 'kernel/not-constant') && whole.some((d) => d.code === 'emit/value-too-large'), JSON.stringify(whole));
   let stoppedInEvaluation = 0;
-  for (let after = 1; after < 400; after += 3) {
+  for (let after = 1; after < 2000; after += 7) {
     const a = new IncrementalAnalysis();
     let polls = 0;
     let evaluating = false;

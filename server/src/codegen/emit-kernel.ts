@@ -175,7 +175,7 @@ export interface KernelEmit {
  */
 export interface KernelEvaluation {
   diagnostics: Diagnostic[];
-  /** placeholder -> printed value (the bindings the template uses, `kernel_name`, `param_NAME`s) */
+  /** placeholder -> printed value (the bindings the template uses, `kernel_name`; `emitKernel` adds the params' `param_NAME`s) */
   values: Record<string, string>;
   /** bindings whose repeated subexpressions may become shared temporaries (shared-lines.ts) */
   sharable: SharedBinding[];
@@ -196,7 +196,6 @@ export function evaluateKernel(decl: KernelDecl, { template, builtin, target }: 
   const used = new Set(template.placeholders.map((p) => p.name));
   const values: Record<string, string> = Object.create(null) as Record<string, string>;
   values.kernel_name = decl.name.name;
-  for (const [p, v] of ctx.paramValues) values[PARAM_PREFIX + p] = v.toString();
   const b = builtin;
   const sharable: SharedBinding[] = [];
   const usedParams = new Set<string>();
@@ -338,7 +337,11 @@ export function emitKernel(decl: KernelDecl, ctx: KernelContext, access: Templat
   }
   const evaluation = evaluateKernel(decl, { template: found.template, builtin: found.builtin, target }, ctx);
   diagnostics.push(...evaluation.diagnostics);
-  const { values, sharable } = evaluation;
+  const { sharable } = evaluation;
+  // every param and const as `{{ param_NAME }}`, unless a binding of that name says otherwise
+  const values: Record<string, string> = Object.create(null) as Record<string, string>;
+  for (const [p, v] of ctx.paramValues) values[PARAM_PREFIX + p] = v.toString();
+  Object.assign(values, evaluation.values);
   if (diagnostics.some((d) => d.severity === 'error')) return { files: [], diagnostics };
 
   // repeated subexpressions of a binding: named temporaries before its line (shared-lines.ts)

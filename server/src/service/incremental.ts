@@ -94,6 +94,12 @@ class Fallback extends Error {}
 
 const SLOW = rules.map((r) => r.category === 'slow');
 
+/**
+ * Kernels to evaluate beyond which the rest is offered first (`onFast`): an edit's one or two take a
+ * millisecond or two (its result comes as soon), an open's hundreds take seconds.
+ */
+const EVALUATIONS_STAGED = 4;
+
 export class IncrementalAnalysis {
   private readonly parser = new ChunkedParser();
   private runs = 0;
@@ -349,7 +355,7 @@ export class IncrementalAnalysis {
     // ---- the slow stages, after the rest has been offered: emission's evaluation of the kernels'
     // bindings (checked above, elaborated with the rest), then the slow rules (GenP enumeration)
     const slowWork = work.some((j) => (todo(j) || rules.some((_, ri) => SLOW[ri] && decls[j].rules[ri] === undefined)) && decls[j].genp);
-    if ((slowWork || evaluate.length > 0) && options.onFast) options.onFast(detached(withKernels(combine(p.diagnostics, resolution.diagnostics, noisyNow(), global), kernels)));
+    if ((slowWork || evaluate.length > EVALUATIONS_STAGED) && options.onFast) options.onFast(detached(withKernels(combine(p.diagnostics, resolution.diagnostics, noisyNow(), global), kernels)));
     let evaluator: ReturnType<typeof bindingEvaluator> | undefined;
     for (const d of evaluate) {
       if (stop?.()) return abandon();
