@@ -206,6 +206,33 @@ test('a broken file shows the expected diagnostics (codes, messages, ranges)', a
   await vscode.commands.executeCommand('workbench.action.closePanel');
 });
 
+test('what layout emit would refuse is a diagnostic in the editor, at the binding; the fix clears it', async () => {
+  const ed = await open('emit-check.layout');
+  const doc = ed.document;
+  const diags = await until('a diagnostic for emit-check.layout', () => {
+    const d = vscode.languages.getDiagnostics(doc.uri);
+    return d.length >= 1 ? d : undefined;
+  }, 15_000).catch(() => vscode.languages.getDiagnostics(doc.uri));
+  const w = find(doc, 7, 'W');
+  assertEqual(diags.map((d) => ({ code: codeOf(d), severity: d.severity, message: d.message, range: rangeOf(d.range) })), [{
+    code: 'kernel/not-constant',
+    severity: vscode.DiagnosticSeverity.Error,
+    message: 'builtin nw_antidiag needs `block_size` to be a constant, but it depends on `W`: declare them with `const`',
+    range: [7, w.character, 7, w.character + 1],
+  }], 'diagnostics of emit-check.layout');
+  // what the user sees (test/out/emission-diagnostic.png, for a look; not in the docs)
+  place(ed, 7, w.character);
+  await sleep(300);
+  await vscode.commands.executeCommand('editor.action.showHover');
+  await sleep(1500);
+  await driver({ shot: 'emission-diagnostic', dir: 'out' });
+  // `const` instead of `param`: the diagnostic goes
+  const p = find(doc, 1, 'param');
+  await ed.edit((e) => e.replace(new vscode.Range(p, p.translate(0, 5)), 'const'));
+  await until('no diagnostics once W is a const', () => (vscode.languages.getDiagnostics(doc.uri).length === 0 ? true : undefined), 15_000);
+  await vscode.commands.executeCommand('workbench.action.files.revert');
+});
+
 test('hover on a layout shows its expression', async () => {
   await requireCapability('hoverProvider');
   const ed = await open('hover.layout');
