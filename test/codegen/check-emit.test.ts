@@ -34,7 +34,7 @@ function emitErrors(text: string): string[] {
   return out;
 }
 
-const plain = (ds: readonly Diagnostic[]) => ds.map((d) => ({ code: d.code, severity: d.severity, message: d.message, start: d.range.start, end: d.range.end }));
+const plain = (ds: readonly Diagnostic[]) => ds.map((d) => ({ code: d.code, severity: d.severity, message: d.message, start: d.range.start, end: d.range.end, ...(d.fixes ? { fixes: d.fixes } : {}) }));
 
 const SKEW = [
   'param W = 16',
@@ -51,21 +51,26 @@ const SKEW = [
 
 test('a built-in constant bound to a param: check, the editor and emit all say kernel/not-constant, at the binding', () => {
   const at = SKEW.indexOf('W\n  expr');
+  const fix = { title: 'Declare `W` with `const` (folded into the generated code)', edits: [{ range: { start: 0, end: 5 }, newText: 'const' }] };
   const expected = [{
     code: 'kernel/not-constant',
     severity: 'error',
-    message: 'builtin nw_antidiag needs `block_size` to be a constant, but it depends on `W`: declare them with `const`',
+    message: 'builtin nw_antidiag needs `block_size` to be a constant, but it depends on `W`: declare it with `const`',
     start: at,
     end: at + 1,
+    fixes: [fix],
   }];
   assert.deepEqual(plain(checked(SKEW)), expected);
   const inc = new IncrementalAnalysis().diagnose(SKEW, { budget: 1e6 });
   assert.deepEqual(plain(inc.diagnostics), expected);
   assert.deepEqual(emitErrors(SKEW), [`cuda kernel/not-constant ${at}`]);
-  // `const` fixes it everywhere
-  const fixed = SKEW.replace('param W', 'const W');
+  // the quick fix declares W with `const`, which fixes it everywhere
+  const fixed = 'const' + SKEW.slice(5);
   assert.deepEqual(checked(fixed), []);
   assert.deepEqual(emitErrors(fixed), []);
+  // no fix where `const` would not do: a param with tuning candidates (a const takes none)
+  const tuned = SKEW.replace('param W = 16', 'param W = 16 in [8, 16]');
+  assert.deepEqual(checked(tuned).map((d) => [d.code, d.fixes]), [['kernel/not-constant', undefined]]);
 });
 
 test('layout check (the CLI) reports what emit refuses, with its exit status', () => {
@@ -74,7 +79,7 @@ test('layout check (the CLI) reports what emit refuses, with its exit status', (
   const status = runCheck(['-'], { stdinName: 'skew.layout' }, { out: (t) => out.push(t), err: (l) => err.push(l), stdin: () => SKEW, cwd: root });
   assert.equal(status, 1);
   assert.deepEqual(out.join('').trim().split('\n'), [
-    'skew.layout:7:16: error: builtin nw_antidiag needs `block_size` to be a constant, but it depends on `W`: declare them with `const` [kernel/not-constant]',
+    'skew.layout:7:16: error: builtin nw_antidiag needs `block_size` to be a constant, but it depends on `W`: declare it with `const` [kernel/not-constant]',
   ]);
   assert.deepEqual(err, ['checked 1 file: 1 error, 0 warnings, 0 infos, 0 hints']);
 });

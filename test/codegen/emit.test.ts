@@ -168,7 +168,7 @@ test('a built-in constant bound to a param: kernel/not-constant at the value; no
   const r = emitFile(model(text), 'cuda');
   assert.deepEqual(r.files, []);
   assert.deepEqual(r.diagnostics.map((d) => [d.code, d.range, d.message]), [
-    ['kernel/not-constant', { start: at(text, 'tile = n').start + 7, end: at(text, 'tile = n').end }, 'builtin transpose_naive needs `tile` to be a constant, but it depends on `n`: declare them with `const`'],
+    ['kernel/not-constant', { start: at(text, 'tile = n').start + 7, end: at(text, 'tile = n').end }, 'builtin transpose_naive needs `tile` to be a constant, but it depends on `n`: declare it with `const`'],
   ]);
 });
 

@@ -2,8 +2,8 @@
 // bindings to expressions, print them for the target and render. Pure: template files are read
 // through the caller's `readTemplate`, nothing is written.
 import * as nodePath from 'node:path';
-import type { Binding, KernelDecl, Range } from '../../../grammar/src/ast.js';
-import type { Diagnostic } from '../../../grammar/src/diagnostic.js';
+import type { Binding, File, KernelDecl, ParamDecl, Range } from '../../../grammar/src/ast.js';
+import type { Diagnostic, Fix } from '../../../grammar/src/diagnostic.js';
 import {
   PARAM_PREFIX,
   checkKernel,
@@ -37,6 +37,8 @@ export interface KernelContext {
   paramValues: ReadonlyMap<string, bigint>;
   /** prints an expression for a target; `wide`: CUDA arithmetic in 64 bits (`long long`) */
   print(expr: Expr, target: 'cuda' | 'triton', opts?: { wide?: boolean }): string;
+  /** the parsed file (quick fixes look up the params' declarations in it) */
+  file?: File;
 }
 
 export interface TemplateAccess {
@@ -189,9 +191,9 @@ export interface KernelEvaluation {
  * from, so that a file the checks pass is one emission accepts. `shouldStop` (the editor's analysis
  * worker) is polled before each binding: undefined when it said stop.
  */
-export function evaluateKernel(decl: KernelDecl, evaluable: Evaluable, ctx: Pick<KernelContext, 'evaluate' | 'paramValues' | 'print'>): KernelEvaluation;
-export function evaluateKernel(decl: KernelDecl, evaluable: Evaluable, ctx: Pick<KernelContext, 'evaluate' | 'paramValues' | 'print'>, shouldStop?: () => boolean): KernelEvaluation | undefined;
-export function evaluateKernel(decl: KernelDecl, { template, builtin, target }: Evaluable, ctx: Pick<KernelContext, 'evaluate' | 'paramValues' | 'print'>, shouldStop?: () => boolean): KernelEvaluation | undefined {
+export function evaluateKernel(decl: KernelDecl, evaluable: Evaluable, ctx: EvaluationContext): KernelEvaluation;
+export function evaluateKernel(decl: KernelDecl, evaluable: Evaluable, ctx: EvaluationContext, shouldStop?: () => boolean): KernelEvaluation | undefined;
+export function evaluateKernel(decl: KernelDecl, { template, builtin, target }: Evaluable, ctx: EvaluationContext, shouldStop?: () => boolean): KernelEvaluation | undefined {
   const diagnostics: Diagnostic[] = [];
   const used = new Set(template.placeholders.map((p) => p.name));
   const values: Record<string, string> = Object.create(null) as Record<string, string>;
@@ -234,7 +236,8 @@ export function evaluateKernel(decl: KernelDecl, { template, builtin, target }: 
       if (b) {
         const problem = builtinProblem(b, n.name, e);
         if (problem) {
-          diagnostics.push({ code: problem.code, severity: 'error', message: problem.message, range: binding.value.range });
+          const fix = problem.code === 'kernel/not-constant' && ctx.file ? constFix(ctx.file, [...freeSymbols(e)]) : undefined;
+          diagnostics.push({ code: problem.code, severity: 'error', message: problem.message, range: binding.value.range, ...(fix ? { fixes: [fix] } : {}) });
           return;
         }
       }
@@ -291,6 +294,9 @@ export function evaluateKernel(decl: KernelDecl, { template, builtin, target }: 
   }
   return { diagnostics, values, sharable, paramsRead };
 }
+
+/** What evaluating a kernel's bindings reads; `file`: where quick fixes look for the params' declarations. */
+export type EvaluationContext = Pick<KernelContext, 'evaluate' | 'paramValues' | 'print' | 'file'>;
 
 /** A kernel whose template checks passed: what evaluating its bindings (`evaluateKernel`) needs. */
 export interface Evaluable {
@@ -380,7 +386,7 @@ function builtinProblem(b: BuiltinKernel, placeholder: string, e: Expr): { code:
       const syms = [...freeSymbols(e)].map((s) => `\`${s}\``).join(', ');
       return {
         code: 'kernel/not-constant',
-        message: `builtin ${b.name} needs \`${placeholder}\` to be a constant, but it depends on ${syms || 'a non-constant value'}: declare ${syms ? 'them' : 'the sizes it uses'} with \`const\``,
+        message: `builtin ${b.name} needs \`${placeholder}\` to be a constant, but it depends on ${syms || 'a non-constant value'}: declare ${syms ? (syms.includes(',') ? 'them' : 'it') : 'the sizes it uses'} with \`const\``,
       };
     }
     return undefined;
@@ -393,6 +399,26 @@ function builtinProblem(b: BuiltinKernel, placeholder: string, e: Expr): { code:
     };
   }
   return undefined;
+}
+
+/**
+ * `kernel/not-constant`'s quick fix: declare the params the value depends on with `const` (folded into
+ * the generated code). Only where each is a `param` declaration (its first) whose items have no tuning
+ * candidates (a `const` takes none), so that the fix makes the file right and changes nothing else.
+ */
+function constFix(file: File, names: readonly string[]): Fix | undefined {
+  if (names.length === 0) return undefined;
+  const decls = new Set<ParamDecl>();
+  for (const name of names) {
+    const d = file.decls.find((x): x is ParamDecl => x.kind === 'Param' && x.items.some((it) => it.name.name === name));
+    if (!d || d.isConst || d.items.some((it) => it.candidates)) return undefined;
+    decls.add(d);
+  }
+  const list = names.map((n) => `\`${n}\``).join(', ');
+  return {
+    title: `Declare ${list} with \`const\` (folded into the generated code)`,
+    edits: [...decls].map((d) => ({ range: { start: d.range.start, end: d.range.start + 'param'.length }, newText: 'const' })),
+  };
 }
 
 function bitsOf(v: bigint): string {

@@ -20,7 +20,7 @@ import { bindingEvaluator } from './model.js';
 
 export type EmitTarget = KernelTarget;
 export type { EmittedFile, KernelContext, TemplateAccess, BindingValue } from './emit-kernel.js';
-export { resolveTemplatePath, headerComment, kernelTemplateDiagnostics, kernelEmitDiagnostics, kernelTemplateCheck, evaluateKernel, implicitNames, templatePlaceholders, type KernelEvaluation, type Evaluable } from './emit-kernel.js';
+export { resolveTemplatePath, headerComment, kernelTemplateDiagnostics, kernelEmitDiagnostics, kernelTemplateCheck, evaluateKernel, implicitNames, templatePlaceholders, type KernelEvaluation, type Evaluable, type EvaluationContext } from './emit-kernel.js';
 export { planEmit, type EmitPlan, type PlanOptions, type PlannedWrite, type RefusedWrite } from './plan.js';
 export { builtinKernels, findBuiltin, type BuiltinKernel } from './builtins.js';
 export { scanTemplate, renderTemplate } from './template.js';
@@ -129,7 +129,7 @@ export function kernelChecksOfModel(file: File, text: string, path: string, mode
   const template: Diagnostic[] = [];
   const emission: Diagnostic[] = [];
   if (!file.decls.some((d) => d.kind === 'Kernel')) return { template, emission };
-  const ctx = { path, text, ...bindingEvaluator(model, []) };
+  const ctx = { path, text, file, ...bindingEvaluator(model, []) };
   // the implicit `{{ param_NAME }}` names: every param's, valued or not (as `kernelDiagnosticsOfFile`)
   const implicit = implicitNames({ paramValues: paramNames(file) });
   for (const d of file.decls) {

@@ -35,7 +35,7 @@ import { checkSchedule, scheduleEnvOf, type ScheduleEnv } from '../check/schedul
 import { DEFAULT_BUDGET, ruleContext, rules, type RuleContext } from '../check/rules/index.js';
 import { ChunkedParser } from './chunks.js';
 import { fileDiagnostics, KernelChecker, Placeholders, placeholderParams, type Emission } from './kernel-checks.js';
-import { bindingEvaluator } from '../codegen/index.js';
+import { bindingEvaluator, type EvaluationContext } from '../codegen/index.js';
 import { withEmission } from '../codegen/gate.js';
 import { combine, detached, firstStage, kept, Mover, withKernels } from './incremental-move.js';
 import { carryStates, type DeclState, type State } from './incremental-states.js';
@@ -356,10 +356,10 @@ export class IncrementalAnalysis {
     // bindings (checked above, elaborated with the rest), then the slow rules (GenP enumeration)
     const slowWork = work.some((j) => (todo(j) || rules.some((_, ri) => SLOW[ri] && decls[j].rules[ri] === undefined)) && decls[j].genp);
     if ((slowWork || evaluate.length > EVALUATIONS_STAGED) && options.onFast) options.onFast(detached(withKernels(combine(p.diagnostics, resolution.diagnostics, noisyNow(), global), kernels)));
-    let evaluator: ReturnType<typeof bindingEvaluator> | undefined;
+    let evaluator: EvaluationContext | undefined;
     for (const d of evaluate) {
       if (stop?.()) return abandon();
-      evaluator ??= bindingEvaluator(el.model, []);
+      evaluator ??= { ...bindingEvaluator(el.model, []), file: p.file };
       let e: Emission | undefined;
       try {
         e = kernelChecker!.evaluate(d.decl as ast.KernelDecl, d.kernel!.evaluable!, evaluator, stop);

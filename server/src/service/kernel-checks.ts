@@ -13,7 +13,7 @@ import * as nodePath from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { File, KernelDecl } from '../../../grammar/src/ast.js';
 import type { Diagnostic } from '../../../grammar/src/diagnostic.js';
-import { evaluateKernel, kernelChecksOfModel, kernelTemplateCheck, templatePlaceholders, type EmitModel, type Evaluable, type TemplateAccess } from '../codegen/index.js';
+import { evaluateKernel, kernelChecksOfModel, kernelTemplateCheck, templatePlaceholders, type EvaluationContext, type Evaluable, type TemplateAccess } from '../codegen/index.js';
 import { withEmission } from '../codegen/gate.js';
 import type { Analysis } from '../check/index.js';
 
@@ -168,7 +168,7 @@ export class KernelChecker {
    * holds what the kernel depends on and the params its template names (`{{ param_NAME }}`).
    * Undefined when `shouldStop` (polled before each binding) said stop.
    */
-  evaluate(decl: KernelDecl, evaluable: Evaluable, evaluator: Pick<EmitModel, 'evaluate' | 'paramValues' | 'print'>, shouldStop?: () => boolean): Emission | undefined {
+  evaluate(decl: KernelDecl, evaluable: Evaluable, evaluator: EvaluationContext, shouldStop?: () => boolean): Emission | undefined {
     const e = evaluateKernel(decl, evaluable, evaluator, shouldStop);
     return e && { diagnostics: e.diagnostics, template: evaluable.template.text, paramsRead: e.paramsRead };
   }

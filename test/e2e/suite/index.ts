@@ -217,7 +217,7 @@ test('what layout emit would refuse is a diagnostic in the editor, at the bindin
   assertEqual(diags.map((d) => ({ code: codeOf(d), severity: d.severity, message: d.message, range: rangeOf(d.range) })), [{
     code: 'kernel/not-constant',
     severity: vscode.DiagnosticSeverity.Error,
-    message: 'builtin nw_antidiag needs `block_size` to be a constant, but it depends on `W`: declare them with `const`',
+    message: 'builtin nw_antidiag needs `block_size` to be a constant, but it depends on `W`: declare it with `const`',
     range: [7, w.character, 7, w.character + 1],
   }], 'diagnostics of emit-check.layout');
   // what the user sees (test/out/emission-diagnostic.png, for a look; not in the docs)
@@ -226,9 +226,12 @@ test('what layout emit would refuse is a diagnostic in the editor, at the bindin
   await vscode.commands.executeCommand('editor.action.showHover');
   await sleep(1500);
   await driver({ shot: 'emission-diagnostic', dir: 'out' });
-  // `const` instead of `param`: the diagnostic goes
-  const p = find(doc, 1, 'param');
-  await ed.edit((e) => e.replace(new vscode.Range(p, p.translate(0, 5)), 'const'));
+  // its quick fix declares W with `const`, and the diagnostic goes
+  const actions = await vscode.commands.executeCommand<vscode.CodeAction[]>('vscode.executeCodeActionProvider', doc.uri, diags[0].range);
+  const fix = actions.find((a) => a.title === 'Declare `W` with `const` (folded into the generated code)');
+  assert(fix?.edit, `the quick fix, among ${JSON.stringify(actions.map((a) => a.title))}`);
+  assert(await vscode.workspace.applyEdit(fix.edit), 'the quick fix applies');
+  assertEqual(doc.lineAt(1).text, 'const W = 16', 'line 2 after the fix');
   await until('no diagnostics once W is a const', () => (vscode.languages.getDiagnostics(doc.uri).length === 0 ? true : undefined), 15_000);
   await vscode.commands.executeCommand('workbench.action.files.revert');
 });
