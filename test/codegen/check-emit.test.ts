@@ -271,3 +271,24 @@ test('a file-level assume simplifies the kernels\' queries: editing it re-evalua
   assert.equal(checked(gone).length, 1);
   assert.deepEqual(emitErrors(other), [`cuda kernel/name-not-in-template ${at}`]);
 });
+
+test('rename keeps emit working: a param, a let or a free index whose name a built-in\'s code defines is not renamed; a const is', async () => {
+  const { LayoutDocument } = await import('../../server/src/service/document.js');
+  const { prepareRename, rename } = await import('../../server/src/service/navigation.js');
+  const text = SKEW.replace('param W = 16', 'const W = 16');
+  const doc = new LayoutDocument('file:///r.layout', 1, text);
+  // `i` is used once, as the free index of the binding: its only use stands for its declaration
+  const i = text.indexOf('i, j]\n}');
+  assert.deepEqual(prepareRename(doc, i), { error: "a free index symbol 'i' keeps its name in the code of builtin nw_antidiag (kernel skew), whose code defines 'i' itself: renamed, the kernel's bindings would name something its code does not define" });
+  // a const is folded into the code: it renames, and the file still checks and emits clean
+  const r = rename(doc, text.indexOf('W = 16'), 'Width');
+  assert.ok('edits' in r && r.edits.length === 2, JSON.stringify(r));
+  // the perm's own index `i` is another name: it renames
+  assert.ok('range' in prepareRename(doc, text.indexOf('[i, j] =') + 1));
+  // the matmul's `num_pid_m`, a let that the kernel's layout uses, is refused; with nothing of the kernel using it, it renames
+  const mm = 'let num_pid_m = 4\nlayout P = OrderBy(Row(num_pid_m, 2))\nkernel k target triton builtin matmul {\n  pid_m, pid_n = P.inv(pid)\n}\n';
+  const refused = prepareRename(new LayoutDocument('file:///m.layout', 1, mm), 4);
+  assert.deepEqual(refused, { error: "a let 'num_pid_m' keeps its name in the code of builtin matmul (kernel k), whose code defines 'num_pid_m' itself: renamed, the kernel's bindings would name something its code does not define" });
+  const unused = mm.replace('OrderBy(Row(num_pid_m, 2))', 'OrderBy(Row(4, 2))');
+  assert.ok('range' in prepareRename(new LayoutDocument('file:///u.layout', 1, unused), 4));
+});

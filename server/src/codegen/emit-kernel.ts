@@ -322,7 +322,7 @@ export function kernelTemplateCheck(decl: KernelDecl, ctx: Pick<KernelContext, '
  * pass, those of evaluating its bindings (`evaluateKernel`), separately. `emission` is undefined when
  * the bindings were not evaluated.
  */
-export function kernelEmitDiagnostics(decl: KernelDecl, ctx: Pick<KernelContext, 'path' | 'paramValues' | 'text' | 'evaluate' | 'print'>, access: TemplateAccess, implicit?: ReadonlySet<string>): { template: Diagnostic[]; emission?: KernelEvaluation } {
+export function kernelEmitDiagnostics(decl: KernelDecl, ctx: Pick<KernelContext, 'path' | 'paramValues' | 'text' | 'evaluate' | 'print' | 'file'>, access: TemplateAccess, implicit?: ReadonlySet<string>): { template: Diagnostic[]; emission?: KernelEvaluation } {
   const r = kernelTemplateCheck(decl, ctx, access, implicit);
   if (!r.evaluable) return { template: r.diagnostics };
   return { template: r.diagnostics, emission: evaluateKernel(decl, r.evaluable, ctx) };

@@ -111,7 +111,8 @@ function builtinNameRenamed(doc: LayoutDocument, def: SymbolDef): string | undef
     const b = findBuiltin(d.template.name.name);
     if (!b || !b.scope.includes(def.name)) continue;
     const uses = doc.symbols.usesOf(def);
-    let depends = uses.some((u) => inside(u.range, d));
+    // (a free index's first use stands for its declaration)
+    let depends = uses.some((u) => inside(u.range, d)) || (def.kind === 'free' && inside(def.range, d));
     if (!depends && def.kind !== 'free' && def.container) {
       // what the kernel's bindings name, and what that depends on
       const roots = new Set<ast.Decl>();
