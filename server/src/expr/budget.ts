@@ -16,7 +16,11 @@ let current = Infinity;
 /** `withInterrupt`'s poll, and the units of work until it is asked again */
 let interrupt: (() => boolean) | undefined;
 let untilPoll = 0;
-/** units of work between two polls of `withInterrupt` (about half a millisecond: a budget of 200,000 is about 0.2 s) */
+/**
+ * units of work between two polls of `withInterrupt` (a budget of 200,000 is about 0.2 s, so 64 are well
+ * under a tenth of a millisecond; only polynomial products and normalisation spend, so between two
+ * polls other work may run too: a cold matmul kernel's evaluation, about 10 ms, polled about 10 times)
+ */
 const POLL_EVERY = 64;
 
 /** Counts `n` units of work; throws BudgetError when the running budget is spent, or when `withInterrupt`'s poll says stop. */
@@ -53,11 +57,11 @@ export function withBudget<T>(steps: number, f: () => T): T {
 }
 
 /**
- * Runs `f` with `poll` asked every few hundred units of work (`spend`): when it says stop, the
+ * Runs `f` with `poll` asked every `POLL_EVERY` units of work (`spend`): when it says stop, the
  * computation ends as a spent budget does (a BudgetError, which its caller reports as a failure). The
  * caller must then ask `poll` itself and throw the failed result away: the editor's analysis worker
- * stops an evaluation of kernels within half a millisecond of a newer job, not at the end of a
- * symbolic computation that may take several. Outside it nothing is polled.
+ * stops an evaluation of kernels inside a symbolic computation when a newer job arrives, not at its
+ * end. Outside it nothing is polled.
  */
 export function withInterrupt<T>(poll: (() => boolean) | undefined, f: () => T): T {
   if (!poll) return f();
