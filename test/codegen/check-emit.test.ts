@@ -162,8 +162,8 @@ test('every tracked .layout file: when the checks find no error, emit finds none
   assert.ok(clean >= 12, `${clean} clean files`);
 });
 
-/** examples with kernels, mutated where emission's own checks bite: numbers, `param` <-> `const` */
-const kernelExamples = ['matmul', 'nw', 'transpose', 'softmax', 'swizzle'].map((n) => readFileSync(join(root, 'examples', `${n}.layout`), 'utf8'));
+/** examples with kernels and schedules, mutated where emission's own checks bite: numbers, `param` <-> `const` */
+const kernelExamples = ['matmul', 'nw', 'transpose', 'softmax', 'swizzle', 'gemm-schedule', 'gemm-tensorcore'].map((n) => readFileSync(join(root, 'examples', `${n}.layout`), 'utf8'));
 const VALUES = ['1', '2', '3', '16', '64', '100', '4096', '65536', '1048576', '2147483648', '8589934592'];
 const mutated = fc.tuple(
   fc.constantFrom(...kernelExamples),
