@@ -7,6 +7,24 @@ import { accessConflicts, checkLinear, memoryLayout, type LinearModel } from '..
 import * as F from '../f2/index.js';
 import type { LayoutDocument } from './document.js';
 import { closureOf, modelOfDecl } from './elaboration.js';
+import { alsoKept } from './hover-cache.js';
+import * as A from '../algebra/index.js';
+
+/**
+ * LEGO layouts' F2 facts (`legoLinearFacts`), by the layout's structure and the values of the symbols
+ * it names (the facts read nothing else: extents and inverses at those values), across versions and
+ * layouts: every tile of the same shape has the same facts.
+ */
+const factsKept = new Map<string, string | undefined>();
+const FACTS_KEPT = 512;
+const factsOn = alsoKept(() => factsKept.clear());
+
+function factsKey(L: A.Layout, env: ReadonlyMap<string, bigint>): string | undefined {
+  const structure = A.structureKey(L);
+  if (structure === undefined) return undefined;
+  const values = [...A.structureSymbols(L)].sort().map((n) => [n, env.get(n)?.toString() ?? null]);
+  return JSON.stringify([structure, values]);
+}
 
 const fmt = (bs: readonly (readonly number[])[]) => (bs.length ? bs.map((b) => `(${b.join(', ')})`).join(' ') : '(none)');
 
@@ -107,9 +125,31 @@ export function legoLinearFacts(doc: LayoutDocument, name: string): string | und
     // value; the file's linear layouts only when it has `linear` declarations (one named `name` wins)
     const decl = doc.symbols.global(name)?.container;
     const linears = hasLinearDecls(doc) ? linearOf(doc) : undefined;
+    if (decl?.kind === 'Layout' && !linears) {
+      // a LEGO layout's facts are a function of its value: kept by its structure and the values of its symbols
+      const model = modelOfDecl(doc, decl).model;
+      const L = model.layouts.get(name)?.layout;
+      const key = L && factsKey(L, model.env);
+      if (key !== undefined && factsOn()) {
+        if (factsKept.has(key)) return factsKept.get(key);
+        const text = legoFactsText(memoryLayout(name, doc.file, model, new Map()));
+        if (factsKept.size >= FACTS_KEPT) factsKept.delete(factsKept.keys().next().value!);
+        factsKept.set(key, text);
+        return text;
+      }
+    }
     const m = decl?.kind === 'Layout'
       ? memoryLayout(name, doc.file, modelOfDecl(doc, decl).model, linears?.analysis.linears ?? new Map())
       : linears ? memoryLayout(name, doc.file, linears.model, linears.analysis.linears) : undefined;
+    return legoFactsText(m);
+  } catch {
+    return undefined;
+  }
+}
+
+/** The F2 facts line of a LEGO layout (`memoryLayout`'s answer), when it has one. */
+function legoFactsText(m: LinearModel | string | undefined): string | undefined {
+  try {
     if (m === undefined) return undefined;
     if (typeof m === 'string' || m.problem) return undefined;
     if (!m.layout && m.class !== 'not linear') return undefined;
