@@ -51,6 +51,20 @@ const header = '| lines | analysis, same-length edit p50 / p95 | analysis, lengt
 console.log(header);
 const rows: string[] = [];
 const json: { lines: number; sameLength: { p50: number; p95: number }; lengthChanging: { p50: number; p95: number }; hoverAfterEdit: { p50: number; p95: number }; catchUp: { p50: number; p95: number } }[] = [];
+// Warm-up, not measured: 150 edits of a 300-line file. Five edits per size were not enough once the
+// edits evaluate a kernel (symbolic apply/inv, emission's checks): the size measured first paid the
+// JIT's first runs (500 lines measured first 4.0-6.0 ms p50, after 2,000 lines 2.1), which says
+// nothing about the size. The server's worker warms up the same code before the first document.
+{
+  let text = layoutFile(300);
+  const at = spots(text, /^const BM\d+ = 128, BN\d+ = 128, BK\d+ = 32, GM\d+ = 8/);
+  const a = new IncrementalAnalysis();
+  for (let i = 0; i < 150; i++) {
+    text = text.slice(0, at[i % at.length]) + (text[at[i % at.length]] === '8' ? '4' : '8') + text.slice(at[i % at.length] + 1);
+    a.diagnose(text);
+  }
+}
+
 for (const lines of SIZES.length ? SIZES : [500, 2000, 10_000, 20_000]) {
   const original = layoutFile(lines);
   const edits = spots(original, /^const BM\d+ = 128, BN\d+ = 128, BK\d+ = 32, GM\d+ = 8/);

@@ -4,13 +4,15 @@
 // diagnostics.
 
 /**
- * One block of .layout declarations with names made unique by `k`: no diagnostics at all; without
+ * One block of .layout declarations with names made unique by `k`, and sizes too (N and K grow with
+ * `k`: no two blocks' layouts have the same structure, so that no cache keyed on a layout's structure
+ * answers for a block from another's work): no diagnostics at all; without
  * the `skew` kernel (`skewKernel: false`, the parse benchmark's block), each block's Skewed layout
  * is unused (a hint).
  */
 export function layoutBlock(k: number, { skewKernel = true }: { skewKernel?: boolean } = {}): string {
   return `# ---- block ${k}: grouped-order matmul tile set
-const M${k} = 4096, N${k} = 4096, K${k} = 4096   # folded: the built-in matmul names only its own sizes
+const M${k} = 4096, N${k} = ${4096 + 128 * k}, K${k} = ${4096 + 32 * k}   # folded: the built-in matmul names only its own sizes
 const BM${k} = 128, BN${k} = 128, BK${k} = 32, GM${k} = 8
 const T${k} = 32
 param SM${k} = 128 in [64, 128], SN${k} = 128 in [64, 128], SK${k} = 4096 in [1024, 2048, 4096]   # the schedule's, tuned
