@@ -292,3 +292,30 @@ test('rename keeps emit working: a param, a let or a free index whose name a bui
   const unused = mm.replace('OrderBy(Row(num_pid_m, 2))', 'OrderBy(Row(4, 2))');
   assert.ok('range' in prepareRename(new LayoutDocument('file:///u.layout', 1, unused), 4));
 });
+
+test('layout emit lists the same errors as layout check: a broken file\'s own, without what evaluating its bindings repeats; else the evaluation\'s', async () => {
+  const { runEmit } = await import('../../server/src/cli/emit.js');
+  const { mkdtempSync, writeFileSync } = await import('node:fs');
+  const { tmpdir } = await import('node:os');
+  const dir = mkdtempSync(join(tmpdir(), 'layout-check-emit-'));
+  const run = (name: string, text: string, target: string) => {
+    writeFileSync(join(dir, name), text);
+    const out: string[] = [];
+    const err: string[] = [];
+    const checkOut: string[] = [];
+    const emitStatus = runEmit(name, { target, out: '-' }, { out: (l) => out.push(l), err: (l) => err.push(l), write: () => undefined, cwd: dir });
+    const checkStatus = runCheck([name], {}, { out: (t) => checkOut.push(t), err: () => undefined, cwd: dir });
+    return { emitStatus, checkStatus, emitted: err.filter((l) => l.startsWith(name)), checked: checkOut.join('').trim().split('\n') };
+  };
+  // a query with the wrong number of indices: emit said "cannot generate code for this binding" too
+  const broken = SKEW.replace('param W', 'const W').replace('expr = S[i, j]', 'expr = S[i, j, 0]');
+  const b = run('broken.layout', broken, 'cuda');
+  assert.deepEqual([b.emitStatus, b.checkStatus], [1, 1]);
+  assert.deepEqual(b.emitted, ['broken.layout:8:11: error: S takes 2 indices (its logical shape is [4, 4]) but 3 are given [query/arity]']);
+  assert.deepEqual(b.emitted, b.checked);
+  // nothing else broken: the evaluation's error, in both
+  const s = run('skew.layout', SKEW, 'cuda');
+  assert.deepEqual([s.emitStatus, s.checkStatus], [1, 1]);
+  assert.deepEqual(s.emitted, ['skew.layout:7:16: error: builtin nw_antidiag needs `block_size` to be a constant, but it depends on `W`: declare it with `const` [kernel/not-constant]']);
+  assert.deepEqual(s.emitted, s.checked);
+});

@@ -89,3 +89,16 @@ test('a read-only destination is refused and kept; a link at the destination is 
   assert.ok(lstatSync(join(gen(), 'bad.cu')).isSymbolicLink());
   assert.deepEqual(readdirSync(gen()).sort(), ['bad.cu', 'good.cu']);
 });
+
+test('a binding of a broken query: the query\'s error, not also "cannot generate code" (what evaluating it repeats), as the Problems panel', async () => {
+  const u = c.uri('arity.layout');
+  const text = 'layout P = OrderBy(Row(4, 4))\nkernel k target cuda template "idx.cu.tmpl" {\n  idx = P[i, j, 0]\n}\n';
+  writeFileSync(join(c.workspace, 'arity.layout'), text);
+  await c.open(u, text);
+  const arity = '3:10: P takes 2 indices (its logical shape is [4, 4]) but 3 are given [query/arity]';
+  assert.deepEqual(await emit({ uri: u, target: 'cuda', block: 'k', version: 1 }), {
+    written: [],
+    messages: [`nothing was written: 1 error in what would be emitted or what it depends on (${arity})`],
+    blockedBy: [arity],
+  });
+});

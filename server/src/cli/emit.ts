@@ -106,8 +106,12 @@ export function runEmit(file: string, opts: EmitCliOptions, io: CliIo): number {
     (block !== undefined
       ? d.name.name === block && (opts.kernel === undefined || d.kind === 'Kernel') && (opts.schedule === undefined || d.kind === 'Schedule')
       : blockTarget(d) === target));
-  const blockers = emitBlockers({ file: analysis.file, resolution: analysis.resolution, diagnostics: [...analysis.diagnostics, ...result.diagnostics] }, roots);
-  const shownDiagnostics = dedupe([...blockers, ...result.diagnostics]);
+  // what evaluating the bindings found is shown once nothing else blocks (as `layout check` shows it:
+  // codegen/gate.ts `withEmission`): evaluating a broken declaration only repeats its error
+  const evaluated = new Set(result.evaluation ?? []);
+  const own = result.diagnostics.filter((d) => !evaluated.has(d));
+  const blockers = emitBlockers({ file: analysis.file, resolution: analysis.resolution, diagnostics: [...analysis.diagnostics, ...own] }, roots);
+  const shownDiagnostics = dedupe([...blockers, ...(blockers.length > 0 && !opts.force ? own : result.diagnostics)]);
   for (const d of shownDiagnostics) io.err(formatLine(toJson(shown, lines, d)));
   const emitErrors = result.diagnostics.filter((d) => d.severity === 'error').length;
   if (emitErrors > 0 || (blockers.length > 0 && !opts.force)) {

@@ -168,6 +168,8 @@ export function headerComment(target: KernelTarget, lines: string[]): string {
 export interface KernelEmit {
   files: EmittedFile[];
   diagnostics: Diagnostic[];
+  /** those of `diagnostics` that evaluating the bindings gave (`evaluateKernel`): a front end shows them once nothing else blocks the block (gate.ts `withEmission`) */
+  evaluation?: Diagnostic[];
 }
 
 /**
@@ -343,12 +345,13 @@ export function emitKernel(decl: KernelDecl, ctx: KernelContext, access: Templat
   }
   const evaluation = evaluateKernel(decl, { template: found.template, builtin: found.builtin, target }, ctx);
   diagnostics.push(...evaluation.diagnostics);
+  const evaluated = evaluation.diagnostics;
   const { sharable } = evaluation;
   // every param and const as `{{ param_NAME }}`, unless a binding of that name says otherwise
   const values: Record<string, string> = Object.create(null) as Record<string, string>;
   for (const [p, v] of ctx.paramValues) values[PARAM_PREFIX + p] = v.toString();
   Object.assign(values, evaluation.values);
-  if (diagnostics.some((d) => d.severity === 'error')) return { files: [], diagnostics };
+  if (diagnostics.some((d) => d.severity === 'error')) return { files: [], diagnostics, evaluation: evaluated };
 
   // repeated subexpressions of a binding: named temporaries before its line (shared-lines.ts)
   const plan = planShared(found.template, sharable, target);
@@ -377,7 +380,7 @@ export function emitKernel(decl: KernelDecl, ctx: KernelContext, access: Templat
     content = header + content;
   }
   const ext = found.ext ?? EXT[target];
-  return { files: [{ relPath: `${name}${ext}`, content }], diagnostics };
+  return { files: [{ relPath: `${name}${ext}`, content }], diagnostics, evaluation: evaluated };
 }
 
 function builtinProblem(b: BuiltinKernel, placeholder: string, e: Expr): { code: string; message: string } | undefined {

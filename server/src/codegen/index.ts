@@ -39,6 +39,8 @@ export interface EmitOptions extends TemplateAccess {
 export interface EmitResult {
   files: EmittedFile[];
   diagnostics: Diagnostic[];
+  /** those of `diagnostics` that evaluating kernels' bindings gave (see `KernelEmit.evaluation`) */
+  evaluation?: Diagnostic[];
 }
 
 function blocks(model: EmitModel): (KernelDecl | ScheduleDecl)[] {
@@ -89,15 +91,17 @@ export function emitBlock(model: EmitModel, blockName: string, target?: EmitTarg
 export function emitFile(model: EmitModel, target: EmitTarget, options: EmitOptions = {}): EmitResult {
   const files: EmittedFile[] = [];
   const diagnostics: Diagnostic[] = [];
+  const evaluation: Diagnostic[] = [];
   for (const d of blocks(model)) {
     if (blockTarget(d) !== target) continue;
     const r = emitOne(model, d, options);
     files.push(...r.files);
     diagnostics.push(...r.diagnostics);
+    evaluation.push(...(r.evaluation ?? []));
   }
   // One error anywhere writes nothing: a half-emitted set of files is harder to notice.
-  if (diagnostics.some((x) => x.severity === 'error')) return { files: [], diagnostics };
-  return { files, diagnostics };
+  if (diagnostics.some((x) => x.severity === 'error')) return { files: [], diagnostics, evaluation };
+  return { files, diagnostics, evaluation };
 }
 
 /** The target a block emits: a kernel's declared target, `mlir` for schedules. */

@@ -74,8 +74,32 @@ export async function executeEmit(ctx: ServerContext, p: ExecuteCommandParams): 
     }
     return `${lo + 1}:${o - lineStarts[lo] + 1}`;
   };
-  for (const d of result.diagnostics) messages.push(`${d.severity} ${d.code} (line ${pos(d.range.start).split(':')[0]}): ${d.message}`);
-  if (result.diagnostics.some((d) => d.severity === 'error')) return { written: [], messages: [...messages, 'nothing was written'] };
+  const line = (d: Diagnostic) => `${d.severity} ${d.code} (line ${pos(d.range.start).split(':')[0]}): ${d.message}`;
+  const blocked = (blockers: Diagnostic[], shown: Diagnostic[]) => {
+    const blockedBy = blockers.map((d) => `${pos(d.range.start)}: ${d.message} [${d.code}]`);
+    return {
+      written: [],
+      messages: [...shown.map(line), `nothing was written: ${blockers.length} error${blockers.length === 1 ? '' : 's'} in what would be emitted or what it depends on (${blockedBy[0]}${blockers.length > 1 ? ', ...' : ''})`],
+      blockedBy,
+    };
+  };
+  if (result.diagnostics.some((d) => d.severity === 'error')) {
+    // what evaluating the bindings found is shown once nothing else blocks the emit, as the Problems
+    // panel shows it (codegen/gate.ts `withEmission`): evaluating a broken declaration only repeats its error
+    const evaluated = new Set(result.evaluation ?? []);
+    if (evaluated.size > 0 && args.force !== true) {
+      const own = result.diagnostics.filter((d) => !evaluated.has(d));
+      let blockers: Diagnostic[] = [];
+      try {
+        blockers = gate(ctx, args as EmitArgs, text, own);
+      } catch {
+        /* list everything below */
+      }
+      if (blockers.length > 0) return blocked(blockers, own);
+    }
+    return { written: [], messages: [...result.diagnostics.map(line), 'nothing was written'] };
+  }
+  for (const d of result.diagnostics) messages.push(line(d));
   // The gate: errors in the emitted blocks or in anything they depend on.
   let blockers: Diagnostic[];
   try {
@@ -84,13 +108,7 @@ export async function executeEmit(ctx: ServerContext, p: ExecuteCommandParams): 
     return fail(`the file could not be checked before emitting (${e instanceof Error ? e.message : String(e)}); nothing was written`);
   }
   const blockedBy = blockers.map((d) => `${pos(d.range.start)}: ${d.message} [${d.code}]`);
-  if (blockers.length > 0 && args.force !== true) {
-    return {
-      written: [],
-      messages: [...messages, `nothing was written: ${blockers.length} error${blockers.length === 1 ? '' : 's'} in what would be emitted or what it depends on (${blockedBy[0]}${blockers.length > 1 ? ', ...' : ''})`],
-      blockedBy,
-    };
-  }
+  if (blockers.length > 0 && args.force !== true) return blocked(blockers, result.diagnostics);
   if (result.files.length === 0) return { written: [], messages: [...messages, `there is nothing to emit for ${args.block !== undefined ? `block ${args.block}` : target}`] };
   if (blockers.length > 0) {
     messages.push(`emitted despite ${blockers.length} error${blockers.length === 1 ? '' : 's'} (forced); the files say so in their first lines`);
