@@ -92,6 +92,20 @@ test('emission\'s diagnostics wait until nothing else is an error (no repeat of 
   // a warning does not hold them back
   const warned = SKEW + 'layout Unused = OrderBy(Row(2, 2))\n';
   assert.deepEqual(checked(warned).map((d) => d.code).sort(), ['kernel/not-constant', 'unused/layout']);
+  // nor an error in a declaration the kernel does not depend on (typing elsewhere does not hide them);
+  // an error in a param does (templates read every param), as does one in what the kernel uses
+  const elsewhere = SKEW + 'layout Other = OrderBy(Row(2, 2)).GroupBy([3, 3])\n';
+  for (const t of [elsewhere]) {
+    assert.deepEqual(checked(t).map((d) => d.code).sort(), ['kernel/not-constant', 'size/groupby-mismatch', 'unused/layout']);
+    assert.deepEqual(plain(new IncrementalAnalysis().diagnose(t, { budget: 1e6 }).diagnostics), plain(checked(t)));
+  }
+  const a = new IncrementalAnalysis();
+  a.diagnose(SKEW, { budget: 1e6 });
+  assert.deepEqual(plain(a.diagnose(elsewhere, { budget: 1e6 }).diagnostics), plain(checked(elsewhere)));
+  for (const t of [SKEW + 'param Q = 1 / 0\n', SKEW.replace('GenP([4, 4], antidiag(4))', 'GenP([4, 4], antidiag(4)).GroupBy([3, 3])')]) {
+    assert.ok(!checked(t).some((d) => d.code === 'kernel/not-constant'), JSON.stringify(checked(t).map((d) => d.code)));
+    assert.deepEqual(plain(a.diagnose(t, { budget: 1e6 }).diagnostics), plain(checked(t)));
+  }
 });
 
 const TRANSPOSE = [

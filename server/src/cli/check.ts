@@ -17,7 +17,8 @@ import type { Command } from 'commander';
 import type { Diagnostic, LineIndex } from '../../../grammar/src/index.js';
 import { analyze, type Analysis } from '../check/index.js';
 import { kernelChecksOfModel } from '../codegen/index.js';
-import { withEmission } from '../codegen/gate.js';
+import { withEmission, type KernelEmission } from '../codegen/gate.js';
+import { dependsOnByName } from '../service/decl-names.js';
 import { templateReaderWithin } from '../service/kernel-checks.js';
 import { CliFailure } from './load-model.js';
 import { countOption, gpuTargetOption, orList } from './options.js';
@@ -101,7 +102,7 @@ export function runCheck(paths: string[], opts: CheckOptions, io: CheckIo): numb
     checked.push(file);
     const a = analyze(text, { gpuTarget });
     const k = kernelChecks(text, absPath, a);
-    const diagnostics = withEmission([...a.diagnostics, ...k.template].sort((x, y) => x.range.start - y.range.start || x.range.end - y.range.end), k.emission);
+    const diagnostics = withEmission([...a.diagnostics, ...k.template].sort((x, y) => x.range.start - y.range.start || x.range.end - y.range.end), k.emission, { decls: a.file.decls, dependsOn: dependsOnByName(a.file) });
     for (const d of diagnostics) all.push(toJson(file, a.lines, d));
   };
   for (const path of paths) {
@@ -208,7 +209,7 @@ function plural(n: number, word: string): string {
  * their bindings finds, as `layout emit` does; template files are read from the .layout file's folder
  * tree only.
  */
-function kernelChecks(text: string, absPath: string, a: Pick<Analysis, 'file' | 'model'>): { template: Diagnostic[]; emission: Diagnostic[] } {
+function kernelChecks(text: string, absPath: string, a: Pick<Analysis, 'file' | 'model'>): { template: Diagnostic[]; emission: KernelEmission[] } {
   const root = nodePath.dirname(absPath);
   return kernelChecksOfModel(a.file, text, absPath, a.model, { readTemplate: templateReaderWithin(root), templateRoot: root });
 }

@@ -79,17 +79,53 @@ function declAt(decls: readonly ast.Decl[], offset: number): ast.Decl | undefine
   return prev && offset === prev.range.end ? prev : undefined;
 }
 
+/** What evaluating one kernel's bindings found (`kernelChecksOfModel`, the incremental analysis). */
+export interface KernelEmission {
+  kernel: ast.KernelDecl;
+  diagnostics: readonly Diagnostic[];
+}
+
+/** What `withEmission` needs of the file: its declarations and what a kernel depends on. */
+export interface EmissionGate {
+  /** the file's declarations, in source order (which one holds an error) */
+  decls: readonly ast.Decl[];
+  /**
+   * the declarations `kernel` depends on by name, transitively, itself included (every declaration
+   * that declares a name it uses: service/decl-names.ts `dependsOnByName`)
+   */
+  dependsOn(kernel: ast.KernelDecl): ReadonlySet<ast.Decl>;
+}
+
 /**
- * What a check (`layout check`, the editor) reports of emission's own diagnostics (evaluating the
- * kernels' bindings: `kernelChecksOfModel`): `diagnostics` (every other diagnostic of the file) and,
- * once none of them is an error, `emission` after them. As a compiler reports code generation's
+ * What a check (`layout check`, the editor) reports: `diagnostics` (every other diagnostic of the
+ * file) and each kernel's `emission` (evaluating its bindings, `evaluateKernel`) once nothing it
+ * depends on is an error: no error in the kernel, in a declaration it depends on, in any `param`
+ * (templates read them all) or outside every declaration. As a compiler reports code generation's
  * errors once the earlier stages pass: evaluating what a broken declaration means only repeats its
  * error (a binding of a query with the wrong number of indices "cannot be evaluated"), and a file
- * that has no error is one `layout emit` accepts.
+ * that has no error is one `layout emit` accepts. Per kernel, so that typing in one place does not
+ * hide and show again the diagnostics of kernels that do not depend on it.
  */
-export function withEmission(diagnostics: Diagnostic[], emission: readonly Diagnostic[]): Diagnostic[] {
-  if (emission.length === 0 || diagnostics.some((d) => d.severity === 'error')) return diagnostics;
-  return [...diagnostics, ...emission].sort((a, b) => a.range.start - b.range.start || a.range.end - b.range.end);
+export function withEmission(diagnostics: Diagnostic[], emission: readonly KernelEmission[], gate: EmissionGate): Diagnostic[] {
+  let shown = emission.filter((e) => e.diagnostics.length > 0);
+  if (shown.length === 0) return diagnostics;
+  const broken = new Set<ast.Decl>();
+  for (const d of diagnostics) {
+    if (d.severity !== 'error') continue;
+    const owner = declAt(gate.decls, d.range.start);
+    if (!owner || owner.kind === 'Param') return diagnostics;
+    broken.add(owner);
+  }
+  if (broken.size > 0) {
+    shown = shown.filter((e) => {
+      for (const d of gate.dependsOn(e.kernel)) if (broken.has(d)) return false;
+      return true;
+    });
+    if (shown.length === 0) return diagnostics;
+  }
+  const out = [...diagnostics];
+  for (const e of shown) for (const d of e.diagnostics) out.push(d);
+  return out.sort((a, b) => a.range.start - b.range.start || a.range.end - b.range.end);
 }
 
 /**

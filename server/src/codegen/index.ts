@@ -17,6 +17,7 @@ import {
 } from './emit-kernel.js';
 import { emitScheduleBlock } from './schedule.js';
 import { bindingEvaluator } from './model.js';
+import type { KernelEmission } from './gate.js';
 
 export type EmitTarget = KernelTarget;
 export type { EmittedFile, KernelContext, TemplateAccess, BindingValue } from './emit-kernel.js';
@@ -129,9 +130,9 @@ export function kernelDiagnostics(model: Pick<EmitModel, 'file' | 'path' | 'para
  * pass, what evaluating its bindings finds (`emission`: `emitKernel`'s own evaluation). A check
  * reports `emission` through `withEmission` (codegen/gate.ts).
  */
-export function kernelChecksOfModel(file: File, text: string, path: string, model: Model | undefined, options: TemplateAccess = {}): { template: Diagnostic[]; emission: Diagnostic[] } {
+export function kernelChecksOfModel(file: File, text: string, path: string, model: Model | undefined, options: TemplateAccess = {}): { template: Diagnostic[]; emission: KernelEmission[] } {
   const template: Diagnostic[] = [];
-  const emission: Diagnostic[] = [];
+  const emission: KernelEmission[] = [];
   if (!file.decls.some((d) => d.kind === 'Kernel')) return { template, emission };
   const ctx = { path, text, file, ...bindingEvaluator(model, []) };
   // the implicit `{{ param_NAME }}` names: every param's, valued or not (as `kernelDiagnosticsOfFile`)
@@ -140,7 +141,7 @@ export function kernelChecksOfModel(file: File, text: string, path: string, mode
     if (d.kind !== 'Kernel') continue;
     const r = kernelEmitDiagnostics(d, ctx, options, implicit);
     template.push(...r.template);
-    if (r.emission) emission.push(...r.emission.diagnostics);
+    if (r.emission) emission.push({ kernel: d, diagnostics: r.emission.diagnostics });
   }
   return { template, emission };
 }

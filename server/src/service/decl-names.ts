@@ -31,3 +31,37 @@ export function names(d: ast.Decl): { defines: string[]; uses: Set<string>; genp
   }
   return { defines, uses, genp };
 }
+
+/**
+ * `EmissionGate.dependsOn` for a whole file (the CLI's and the editor's whole-file check): the
+ * declarations a kernel depends on by name, transitively, as the incremental analysis finds them from
+ * its kept `users`/`definers` indexes (every declaration that declares a name used).
+ */
+export function dependsOnByName(file: ast.File): (kernel: ast.KernelDecl) => ReadonlySet<ast.Decl> {
+  let definers: Map<string, ast.Decl[]> | undefined;
+  const usesOf = new Map<ast.Decl, Set<string>>();
+  const uses = (d: ast.Decl) => {
+    let u = usesOf.get(d);
+    if (!u) usesOf.set(d, (u = names(d).uses));
+    return u;
+  };
+  return (kernel) => {
+    if (!definers) {
+      definers = new Map();
+      for (const d of file.decls) {
+        for (const n of names(d).defines) {
+          let list = definers.get(n);
+          if (!list) definers.set(n, (list = []));
+          list.push(d);
+        }
+      }
+    }
+    const seen = new Set<ast.Decl>([kernel]);
+    const stack: ast.Decl[] = [kernel];
+    while (stack.length) {
+      const d = stack.pop()!;
+      for (const n of uses(d)) for (const k of definers.get(n) ?? []) if (!seen.has(k)) { seen.add(k); stack.push(k); }
+    }
+    return seen;
+  };
+}

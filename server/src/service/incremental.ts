@@ -36,7 +36,7 @@ import { DEFAULT_BUDGET, ruleContext, rules, type RuleContext } from '../check/r
 import { ChunkedParser } from './chunks.js';
 import { fileDiagnostics, KernelChecker, Placeholders, placeholderParams, type Emission } from './kernel-checks.js';
 import { bindingEvaluator, type EvaluationContext } from '../codegen/index.js';
-import { withEmission } from '../codegen/gate.js';
+import { withEmission, type KernelEmission } from '../codegen/gate.js';
 import { combine, detached, firstStage, kept, Mover, withKernels } from './incremental-move.js';
 import { carryStates, type DeclState, type State } from './incremental-states.js';
 
@@ -369,8 +369,21 @@ export class IncrementalAnalysis {
       if (!e) return abandon();
       d.emission = { ...e, diagnostics: kept(e.diagnostics) };
     }
-    const emission: Diagnostic[] = [];
-    for (const d of kernelStates) if (d.emission) for (const x of d.emission.diagnostics) emission.push(x);
+    const emission: KernelEmission[] = [];
+    for (const d of kernelStates) if (d.emission?.diagnostics.length) emission.push({ kernel: d.decl as ast.KernelDecl, diagnostics: d.emission.diagnostics });
+    // what a kernel depends on by name (as `dependsOnByName` finds it in the whole file), from the kept indexes
+    const stateOf = new Map<ast.Decl, DeclState>();
+    const dependsOn = (kernel: ast.KernelDecl): ReadonlySet<ast.Decl> => {
+      if (stateOf.size === 0) for (const d of kernelStates) stateOf.set(d.decl, d);
+      const start = stateOf.get(kernel)!;
+      const seen = new Set<DeclState>([start]);
+      const stack = [start];
+      while (stack.length) {
+        const d = stack.pop()!;
+        for (const n of d.uses) for (const k of definers.get(n) ?? []) if (!seen.has(k)) { seen.add(k); stack.push(k); }
+      }
+      return new Set([...seen].map((d) => d.decl));
+    };
     let cancelled = false;
     rules.forEach((rule, ri) => {
       if (!SLOW[ri] || cancelled) return;
@@ -393,8 +406,8 @@ export class IncrementalAnalysis {
     if (cancelled) this.state.partial = true;
     return {
       // ranges of their own: the AST's (syntax and name diagnostics hold some) move with later versions
-      // emission's own (evaluating the kernels' bindings) once nothing else is an error, as `fileDiagnostics`
-      diagnostics: detached(withEmission(withKernels(combine(p.diagnostics, resolution.diagnostics, noisyNow(), global), kernels), emission)),
+      // emission's own (evaluating the kernels' bindings) once nothing a kernel depends on is an error, as `fileDiagnostics`
+      diagnostics: detached(withEmission(withKernels(combine(p.diagnostics, resolution.diagnostics, noisyNow(), global), kernels), emission, { decls: p.file.decls, dependsOn })),
       cancelled,
       stats: { decls: decls.length, chunksParsed: p.parsed, rechecked: work.filter(todo).length, elaborated: closure.size, full: false },
     };

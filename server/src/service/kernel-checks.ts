@@ -5,7 +5,7 @@
 // `kernelChecks` checks a whole file (`fileDiagnostics`: with the rest of its diagnostics);
 // `KernelChecker` checks one kernel block at a time, for the incremental analysis
 // (service/incremental.ts), and says when a kept result is still valid. Both report what evaluating
-// the bindings finds (as `layout emit` does) once the file has no other error (codegen/gate.ts's
+// the bindings finds (as `layout emit` does) once nothing the kernel depends on is an error (codegen/gate.ts's
 // `withEmission`).
 import { realpathSync } from 'node:fs';
 import { readPlainFileOr } from './read-file.js';
@@ -14,7 +14,8 @@ import { fileURLToPath } from 'node:url';
 import type { File, KernelDecl } from '../../../grammar/src/ast.js';
 import type { Diagnostic } from '../../../grammar/src/diagnostic.js';
 import { evaluateKernel, kernelChecksOfModel, kernelTemplateCheck, templatePlaceholders, type EvaluationContext, type Evaluable, type TemplateAccess } from '../codegen/index.js';
-import { withEmission } from '../codegen/gate.js';
+import { withEmission, type KernelEmission } from '../codegen/gate.js';
+import { dependsOnByName } from './decl-names.js';
 import type { Analysis } from '../check/index.js';
 
 /**
@@ -58,7 +59,7 @@ function access(uri: string | undefined): { path: string; access: TemplateAccess
  * of each kernel that passes them finds. `uri` is the document's URI; only `file:` URIs can read
  * template files.
  */
-export function kernelChecks(a: Pick<Analysis, 'file' | 'model'>, text: string, uri: string | undefined): { template: Diagnostic[]; emission: Diagnostic[] } {
+export function kernelChecks(a: Pick<Analysis, 'file' | 'model'>, text: string, uri: string | undefined): { template: Diagnostic[]; emission: KernelEmission[] } {
   if (!a.file.decls.some((d) => d.kind === 'Kernel')) return { template: [], emission: [] };
   const where = access(uri);
   try {
@@ -73,7 +74,7 @@ export function kernelChecks(a: Pick<Analysis, 'file' | 'model'>, text: string, 
 export function fileDiagnostics(a: Pick<Analysis, 'file' | 'model' | 'diagnostics'>, text: string, uri: string | undefined): Diagnostic[] {
   const k = kernelChecks(a, text, uri);
   const all = k.template.length ? [...a.diagnostics, ...k.template].sort((x, y) => x.range.start - y.range.start || x.range.end - y.range.end) : a.diagnostics;
-  return withEmission(all, k.emission);
+  return withEmission(all, k.emission, { decls: a.file.decls, dependsOn: dependsOnByName(a.file) });
 }
 
 /** The placeholders of a kernel's template as the editor finds it (see `access`); undefined when it cannot be read. */
@@ -175,7 +176,7 @@ export class KernelChecker {
 }
 
 /**
- * What evaluating a kernel's bindings found (reported once the file has no other error), and what it
+ * What evaluating a kernel's bindings found (reported once nothing the kernel depends on is an error), and what it
  * read besides the declarations the kernel names: the template (a file may change on disk) and the
  * values of the params its `{{ param_NAME }}` placeholders name.
  */
