@@ -13,13 +13,11 @@
 // error, or when there are more warnings than `--max-warnings`; else 0.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import * as nodePath from 'node:path';
+import { pathToFileURL } from 'node:url';
 import type { Command } from 'commander';
 import type { Diagnostic, LineIndex } from '../../../grammar/src/index.js';
-import { analyze, type Analysis } from '../check/index.js';
-import { kernelChecksOfModel } from '../codegen/index.js';
-import { withEmission, type KernelEmission } from '../codegen/gate.js';
-import { dependsOnByName } from '../service/decl-names.js';
-import { templateReaderWithin } from '../service/kernel-checks.js';
+import { analyze } from '../check/index.js';
+import { fileDiagnostics } from '../service/kernel-checks.js';
 import { CliFailure } from './load-model.js';
 import { countOption, gpuTargetOption, orList } from './options.js';
 import { toSarif } from './sarif.js';
@@ -101,8 +99,9 @@ export function runCheck(paths: string[], opts: CheckOptions, io: CheckIo): numb
   const checkText = (file: string, text: string, absPath: string) => {
     checked.push(file);
     const a = analyze(text, { gpuTarget });
-    const k = kernelChecks(text, absPath, a);
-    const diagnostics = withEmission([...a.diagnostics, ...k.template].sort((x, y) => x.range.start - y.range.start || x.range.end - y.range.end), k.emission, { decls: a.file.decls, dependsOn: dependsOnByName(a.file) });
+    // the kernel checks as the editor's whole-file check makes them, template files read from the
+    // .layout file's folder tree only
+    const diagnostics = fileDiagnostics(a, text, pathToFileURL(absPath).href);
     for (const d of diagnostics) all.push(toJson(file, a.lines, d));
   };
   for (const path of paths) {
@@ -202,16 +201,6 @@ export function summaryLine(s: CheckSummary): string {
 
 function plural(n: number, word: string): string {
   return `${n} ${word}${n === 1 ? '' : 's'}`;
-}
-
-/**
- * The `kernel/...` checks of a file's kernel blocks (placeholders vs bindings), and what evaluating
- * their bindings finds, as `layout emit` does; template files are read from the .layout file's folder
- * tree only.
- */
-function kernelChecks(text: string, absPath: string, a: Pick<Analysis, 'file' | 'model'>): { template: Diagnostic[]; emission: KernelEmission[] } {
-  const root = nodePath.dirname(absPath);
-  return kernelChecksOfModel(a.file, text, absPath, a.model, { readTemplate: templateReaderWithin(root), templateRoot: root });
 }
 
 /** `file:line:col: severity: message [code]` */

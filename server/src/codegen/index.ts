@@ -135,7 +135,7 @@ export function kernelChecksOfModel(file: File, text: string, path: string, mode
   const emission: KernelEmission[] = [];
   if (!file.decls.some((d) => d.kind === 'Kernel')) return { template, emission };
   const ctx = { path, text, file, ...bindingEvaluator(model, []) };
-  // the implicit `{{ param_NAME }}` names: every param's, valued or not (as `kernelDiagnosticsOfFile`)
+  // the implicit `{{ param_NAME }}` names: every param's, valued or not (as the incremental analysis's `Placeholders`)
   const implicit = implicitNames({ paramValues: paramNames(file) });
   for (const d of file.decls) {
     if (d.kind !== 'Kernel') continue;
@@ -150,13 +150,4 @@ function paramNames(file: File): Map<string, bigint> {
   const paramValues = new Map<string, bigint>();
   for (const d of file.decls) if (d.kind === 'Param') for (const item of d.items) paramValues.set(item.name.name, 0n);
   return paramValues;
-}
-
-/**
- * `kernelDiagnostics` straight from a parsed file, without elaborating it: the checks only need
- * the names of the params (for the implicit `{{ param_NAME }}` placeholders), not their values.
- */
-export function kernelDiagnosticsOfFile(file: File, text: string, path: string, options: TemplateAccess = {}): Diagnostic[] {
-  if (!file.decls.some((d) => d.kind === 'Kernel')) return [];
-  return kernelDiagnostics({ file, path, paramValues: paramNames(file), text }, options);
 }
