@@ -311,12 +311,13 @@ export interface Evaluable {
  * A kernel block's template checks (`kernelTemplateDiagnostics`), and when they pass (no error, a
  * template found, a CUDA or Triton target), what evaluating its bindings needs.
  */
-export function kernelTemplateCheck(decl: KernelDecl, ctx: Pick<KernelContext, 'path' | 'paramValues' | 'text'>, access: TemplateAccess, implicit?: ReadonlySet<string>): { diagnostics: Diagnostic[]; evaluable?: Evaluable } {
+export function kernelTemplateCheck(decl: KernelDecl, ctx: Pick<KernelContext, 'path' | 'paramValues' | 'text'>, access: TemplateAccess, implicit?: ReadonlySet<string>): { diagnostics: Diagnostic[]; evaluable?: Evaluable; ext?: string } {
   const found = findTemplate(decl, ctx, access);
   const diagnostics = checkKernel(decl, found.lookup, { implicit: implicit ?? implicitNames(ctx), text: ctx.text });
   const target = decl.target?.value;
+  // (`target mlir`: kernel/unsupported-target, from checkKernel)
   if (!decl.template || !found.template || diagnostics.some((d) => d.severity === 'error') || (target !== 'cuda' && target !== 'triton')) return { diagnostics };
-  return { diagnostics, evaluable: { template: found.template, builtin: found.builtin, target } };
+  return { diagnostics, evaluable: { template: found.template, builtin: found.builtin, target }, ext: found.ext };
 }
 
 /**
@@ -333,17 +334,13 @@ export function kernelEmitDiagnostics(decl: KernelDecl, ctx: Pick<KernelContext,
 /** Emits one kernel block. Never throws; a kernel with an error diagnostic emits no file. */
 export function emitKernel(decl: KernelDecl, ctx: KernelContext, access: TemplateAccess): KernelEmit {
   const name = decl.name.name;
-  const found = findTemplate(decl, ctx, access);
-  const diagnostics = checkKernel(decl, found.lookup, { implicit: implicitNames(ctx), text: ctx.text });
-  const target = decl.target?.value as KernelTarget | undefined;
+  const { diagnostics, evaluable, ext: templateExt } = kernelTemplateCheck(decl, ctx, access);
   if (!decl.template) {
     diagnostics.push({ code: 'kernel/no-template', severity: 'error', message: `kernel ${name} names no template: add \`template "FILE"\` or \`builtin NAME\``, range: decl.name.range });
   }
-  // (`target mlir`: kernel/unsupported-target, from checkKernel)
-  if (!found.template || diagnostics.some((d) => d.severity === 'error') || (target !== 'cuda' && target !== 'triton')) {
-    return { files: [], diagnostics };
-  }
-  const evaluation = evaluateKernel(decl, { template: found.template, builtin: found.builtin, target }, ctx);
+  if (!evaluable) return { files: [], diagnostics };
+  const { template, target } = evaluable;
+  const evaluation = evaluateKernel(decl, evaluable, ctx);
   diagnostics.push(...evaluation.diagnostics);
   const evaluated = evaluation.diagnostics;
   const { sharable } = evaluation;
@@ -354,8 +351,8 @@ export function emitKernel(decl: KernelDecl, ctx: KernelContext, access: Templat
   if (diagnostics.some((d) => d.severity === 'error')) return { files: [], diagnostics, evaluation: evaluated };
 
   // repeated subexpressions of a binding: named temporaries before its line (shared-lines.ts)
-  const plan = planShared(found.template, sharable, target);
-  const r = plan.text === found.template.text ? renderTemplate(found.template, values) : renderTemplate(scanTemplate(plan.text), { ...values, ...plan.values });
+  const plan = planShared(template, sharable, target);
+  const r = plan.text === template.text ? renderTemplate(template, values) : renderTemplate(scanTemplate(plan.text), { ...values, ...plan.values });
   if (!r.ok) {
     // checkKernel already reported missing names and template problems; this is a safety net.
     diagnostics.push({
@@ -379,7 +376,7 @@ export function emitKernel(decl: KernelDecl, ctx: KernelContext, access: Templat
   } else {
     content = header + content;
   }
-  const ext = found.ext ?? EXT[target];
+  const ext = templateExt ?? EXT[target];
   return { files: [{ relPath: `${name}${ext}`, content }], diagnostics, evaluation: evaluated };
 }
 
