@@ -67,8 +67,7 @@ export function bindingEvaluator(model: Model | undefined, elabDiagnostics: read
       let magnitudes: (bigint | undefined)[];
       try {
         // (the params' largest values: made once, not per binding, for a model of a whole file)
-        env ??= maxEnv(model);
-        const max = env;
+        const max = (env ??= maxEnv(model));
         const bounds = queryBounds(model, model.queries.get(binding.value), max);
         magnitudes = exprs.map((e) => magnitude(e, bounds, max));
       } catch {

@@ -33,6 +33,22 @@ export function names(d: ast.Decl): { defines: string[]; uses: Set<string>; genp
 }
 
 /**
+ * `starts` and everything they depend on by name, transitively: every node `definers` gives for a
+ * name `uses` lists. The incremental analysis's elaborated closure and the emission gate's (`dependsOn`,
+ * here and in service/incremental.ts) are this one walk.
+ */
+export function closureByName<T>(starts: Iterable<T>, uses: (x: T) => Iterable<string>, definers: (name: string) => Iterable<T> | undefined): Set<T> {
+  const seen = new Set<T>();
+  const stack: T[] = [];
+  for (const s of starts) if (!seen.has(s)) { seen.add(s); stack.push(s); }
+  while (stack.length) {
+    const x = stack.pop()!;
+    for (const n of uses(x)) for (const k of definers(n) ?? []) if (!seen.has(k)) { seen.add(k); stack.push(k); }
+  }
+  return seen;
+}
+
+/**
  * `EmissionGate.dependsOn` for a whole file (the CLI's and the editor's whole-file check): the
  * declarations a kernel depends on by name, transitively, as the incremental analysis finds them from
  * its kept `users`/`definers` indexes (every declaration that declares a name used).
@@ -56,12 +72,7 @@ export function dependsOnByName(file: ast.File): (kernel: ast.KernelDecl) => Rea
         }
       }
     }
-    const seen = new Set<ast.Decl>([kernel]);
-    const stack: ast.Decl[] = [kernel];
-    while (stack.length) {
-      const d = stack.pop()!;
-      for (const n of uses(d)) for (const k of definers.get(n) ?? []) if (!seen.has(k)) { seen.add(k); stack.push(k); }
-    }
-    return seen;
+    const all = definers;
+    return closureByName<ast.Decl>([kernel], uses, (n) => all.get(n));
   };
 }

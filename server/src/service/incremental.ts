@@ -39,6 +39,7 @@ import { bindingEvaluator, type EvaluationContext } from '../codegen/index.js';
 import { withEmission, type KernelEmission } from '../codegen/gate.js';
 import { combine, detached, firstStage, kept, Mover, withKernels } from './incremental-move.js';
 import { carryStates, type DeclState, type State } from './incremental-states.js';
+import { closureByName } from './decl-names.js';
 
 export interface IncrementalOptions {
   /** most points a GenP check enumerates (the `layout.genp.checkBudget` setting) */
@@ -250,16 +251,17 @@ export class IncrementalAnalysis {
     // whose template changed, those whose `{{ param_NAME }}` params were edited, and all of them when
     // an `assume` was (its facts simplify every query)
     let kernelChecker: KernelChecker | undefined;
+    /** the checker of this version's kernels, made when first needed */
+    const checker = (): KernelChecker => (kernelChecker ??= new KernelChecker(p.file, text, options.uri, new Placeholders(params, p.file)));
     const evaluate: DeclState[] = [];
     for (const d of kernelStates) {
       const k = d.decl as ast.KernelDecl;
       // a kept result that asked about param names stays valid while the file's param names are the same
-      const keep = d.kernel && !todo(d.index) && d.kernel.asked && (paramsChanged || full ? (kernelChecker ??= new KernelChecker(p.file, text, options.uri, new Placeholders(params, p.file))).valid(d.kernel) : true);
+      const keep = d.kernel && !todo(d.index) && d.kernel.asked && (paramsChanged || full ? checker().valid(d.kernel) : true);
       if (!keep) {
-        kernelChecker ??= new KernelChecker(p.file, text, options.uri, new Placeholders(params, p.file));
         if (stop?.()) return abandon();
         try {
-          const r = kernelChecker.check(k);
+          const r = checker().check(k);
           d.kernel = { ...r, diagnostics: kept(r.diagnostics) };
         } catch {
           throw new Fallback('a kernel check failed');
@@ -270,37 +272,23 @@ export class IncrementalAnalysis {
       if (!ev) d.emission = undefined;
       else if (!e || assumesChanged || todo(d.index) || e.template !== ev.template.text || [...e.paramsRead.keys()].some((n) => seenName.has(n))) {
         d.emission = undefined; // (a stopped run leaves it so: the next run evaluates it)
-        kernelChecker ??= new KernelChecker(p.file, text, options.uri, new Placeholders(params, p.file));
         evaluate.push(d);
       }
     }
 
     // ---- elaboration of the re-checked declarations, after what they depend on
-    const closure = new Set<number>();
-    const stack: number[] = [];
     // the re-checked declarations, and those whose slow results must be computed again
     const needs = (j: number): boolean => todo(j) || lacks(decls[j], true)
       || (decls[j].decl.kind === 'Schedule' && decls[j].schedule === undefined);
-    for (const j of work) if (needs(j)) { closure.add(j); stack.push(j); }
+    const roots: DeclState[] = [];
+    for (const j of work) if (needs(j)) roots.push(decls[j]);
     // a kernel evaluated again, the params its template names, and the file's facts
-    if (evaluate.length) for (const d of assumes) if (!closure.has(d.index)) { closure.add(d.index); stack.push(d.index); }
+    if (evaluate.length) for (const d of assumes) roots.push(d);
     for (const d of evaluate) {
-      if (!closure.has(d.index)) { closure.add(d.index); stack.push(d.index); }
-      for (const n of placeholderParams(d.kernel!.evaluable!)) {
-        for (const k of definers.get(n) ?? []) if (!closure.has(k.index)) { closure.add(k.index); stack.push(k.index); }
-      }
+      roots.push(d);
+      for (const n of placeholderParams(d.kernel!.evaluable!)) for (const k of definers.get(n) ?? []) roots.push(k);
     }
-    while (stack.length) {
-      const j = stack.pop()!;
-      for (const n of decls[j].uses) {
-        for (const k of definers.get(n) ?? []) {
-          if (!closure.has(k.index)) {
-            closure.add(k.index);
-            stack.push(k.index);
-          }
-        }
-      }
-    }
+    const closure = new Set([...closureByName(roots, (d) => d.uses, (n) => definers.get(n))].map((d) => d.index));
     if (stop?.()) return abandon();
     const el = new Elaborator(resolution, {});
     for (const j of [...closure].sort((a, b) => a - b)) {
@@ -362,7 +350,7 @@ export class IncrementalAnalysis {
       evaluator ??= { ...bindingEvaluator(el.model, []), file: p.file };
       let e: Emission | undefined;
       try {
-        e = kernelChecker!.evaluate(d.decl as ast.KernelDecl, d.kernel!.evaluable!, evaluator, stop);
+        e = checker().evaluate(d.decl as ast.KernelDecl, d.kernel!.evaluable!, evaluator, stop);
       } catch {
         throw new Fallback('a kernel evaluation failed');
       }
@@ -375,13 +363,7 @@ export class IncrementalAnalysis {
     const stateOf = new Map<ast.Decl, DeclState>();
     const dependsOn = (kernel: ast.KernelDecl): ReadonlySet<ast.Decl> => {
       if (stateOf.size === 0) for (const d of kernelStates) stateOf.set(d.decl, d);
-      const start = stateOf.get(kernel)!;
-      const seen = new Set<DeclState>([start]);
-      const stack = [start];
-      while (stack.length) {
-        const d = stack.pop()!;
-        for (const n of d.uses) for (const k of definers.get(n) ?? []) if (!seen.has(k)) { seen.add(k); stack.push(k); }
-      }
+      const seen = closureByName([stateOf.get(kernel)!], (d) => d.uses, (n) => definers.get(n));
       return new Set([...seen].map((d) => d.decl));
     };
     let cancelled = false;

@@ -17,6 +17,7 @@ import { evaluateKernel, kernelChecksOfModel, kernelTemplateCheck, templatePlace
 import { withEmission, type KernelEmission } from '../codegen/gate.js';
 import { dependsOnByName } from './decl-names.js';
 import type { Analysis } from '../check/index.js';
+import { PARAM_PREFIX } from '../check/kernel.js';
 
 /**
  * Reads template files inside `root` only: a path that leaves it, also through a symbolic link, reads
@@ -190,7 +191,7 @@ export interface Emission {
 /** The param names a template's `{{ param_NAME }}` placeholders name. */
 export function placeholderParams(evaluable: Evaluable): string[] {
   const out: string[] = [];
-  for (const p of evaluable.template.placeholders) if (p.name.startsWith('param_')) out.push(p.name.slice(6));
+  for (const p of evaluable.template.placeholders) if (p.name.startsWith(PARAM_PREFIX)) out.push(p.name.slice(PARAM_PREFIX.length));
   return out;
 }
 

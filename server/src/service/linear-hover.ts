@@ -125,23 +125,19 @@ export function legoLinearFacts(doc: LayoutDocument, name: string): string | und
     // value; the file's linear layouts only when it has `linear` declarations (one named `name` wins)
     const decl = doc.symbols.global(name)?.container;
     const linears = hasLinearDecls(doc) ? linearOf(doc) : undefined;
-    if (decl?.kind === 'Layout' && !linears) {
-      // a LEGO layout's facts are a function of its value: kept by its structure and the values of its symbols
-      const model = modelOfDecl(doc, decl).model;
-      const L = model.layouts.get(name)?.layout;
-      const key = L && factsKey(L, model.env);
-      if (key !== undefined && factsOn()) {
-        if (factsKept.has(key)) return factsKept.get(key);
-        const text = legoFactsText(memoryLayout(name, doc.file, model, new Map()));
-        if (factsKept.size >= FACTS_KEPT) factsKept.delete(factsKept.keys().next().value!);
-        factsKept.set(key, text);
-        return text;
-      }
+    const model = decl?.kind === 'Layout' ? modelOfDecl(doc, decl).model : linears?.model;
+    if (!model) return undefined;
+    const compute = () => legoFactsText(memoryLayout(name, doc.file, model, linears?.analysis.linears ?? new Map()));
+    // a LEGO layout's facts are a function of its value: kept by its structure and the values of its
+    // symbols (not where the file has `linear` declarations: one named `name` would answer instead)
+    const L = decl?.kind === 'Layout' && !linears && factsOn() ? model.layouts.get(name)?.layout : undefined;
+    const key = L && factsKey(L, model.env);
+    if (key === undefined) return compute();
+    if (!factsKept.has(key)) {
+      if (factsKept.size >= FACTS_KEPT) factsKept.delete(factsKept.keys().next().value!);
+      factsKept.set(key, compute());
     }
-    const m = decl?.kind === 'Layout'
-      ? memoryLayout(name, doc.file, modelOfDecl(doc, decl).model, linears?.analysis.linears ?? new Map())
-      : linears ? memoryLayout(name, doc.file, linears.model, linears.analysis.linears) : undefined;
-    return legoFactsText(m);
+    return factsKept.get(key);
   } catch {
     return undefined;
   }
