@@ -12,7 +12,7 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import * as nodePath from 'node:path';
 import type { Command } from 'commander';
 import { LineIndex } from '../../../grammar/src/index.js';
-import { blockTarget, buildEmitModel, emitBlock, emitFile, planEmit, type EmitTarget } from '../codegen/index.js';
+import { blockTarget, buildEmitModel, emitBlock, emitFile, planEmit, withoutEvaluation, type EmitTarget } from '../codegen/index.js';
 import { formatLine, toJson } from './check.js';
 import { templateReaderWithin } from '../service/kernel-checks.js';
 import { CliFailure } from './load-model.js';
@@ -108,8 +108,7 @@ export function runEmit(file: string, opts: EmitCliOptions, io: CliIo): number {
       : blockTarget(d) === target));
   // what evaluating the bindings found is shown once nothing else blocks (as `layout check` shows it:
   // codegen/gate.ts `withEmission`): evaluating a broken declaration only repeats its error
-  const evaluated = new Set(result.evaluation ?? []);
-  const own = result.diagnostics.filter((d) => !evaluated.has(d));
+  const own = withoutEvaluation(result);
   const blockers = emitBlockers({ file: analysis.file, resolution: analysis.resolution, diagnostics: [...analysis.diagnostics, ...own] }, roots);
   const shownDiagnostics = dedupe([...blockers, ...(blockers.length > 0 && !opts.force ? own : result.diagnostics)]);
   for (const d of shownDiagnostics) io.err(formatLine(toJson(shown, lines, d)));

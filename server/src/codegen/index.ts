@@ -88,6 +88,12 @@ export function emitBlock(model: EmitModel, blockName: string, target?: EmitTarg
   return emitOne(model, decl, options);
 }
 
+/** An emit's diagnostics but those its evaluation of bindings gave (`EmitResult.evaluation`): what its gate weighs. */
+export function withoutEvaluation(result: EmitResult): Diagnostic[] {
+  const evaluated = new Set(result.evaluation ?? []);
+  return evaluated.size ? result.diagnostics.filter((d) => !evaluated.has(d)) : result.diagnostics;
+}
+
 /** Emits every block of the file for `target` (kernels that declare it; schedules for `mlir`). */
 export function emitFile(model: EmitModel, target: EmitTarget, options: EmitOptions = {}): EmitResult {
   const files: EmittedFile[] = [];

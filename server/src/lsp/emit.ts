@@ -10,7 +10,7 @@ import { mkdirSync, realpathSync } from 'node:fs';
 import * as nodePath from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { ExecuteCommandParams } from 'vscode-languageserver';
-import { blockTarget, buildEmitModel, emitBlock, emitFile, planEmit, type EmitResult as CodegenResult } from '../codegen/index.js';
+import { blockTarget, buildEmitModel, emitBlock, emitFile, planEmit, withoutEvaluation, type EmitResult as CodegenResult } from '../codegen/index.js';
 import { emitBlockers, forcedHeader, prependHeader } from '../codegen/gate.js';
 import { analyze } from '../check/index.js';
 import { parse, resolve } from '../../../grammar/src/index.js';
@@ -86,9 +86,8 @@ export async function executeEmit(ctx: ServerContext, p: ExecuteCommandParams): 
   if (result.diagnostics.some((d) => d.severity === 'error')) {
     // what evaluating the bindings found is shown once nothing else blocks the emit, as the Problems
     // panel shows it (codegen/gate.ts `withEmission`): evaluating a broken declaration only repeats its error
-    const evaluated = new Set(result.evaluation ?? []);
-    if (evaluated.size > 0 && args.force !== true) {
-      const own = result.diagnostics.filter((d) => !evaluated.has(d));
+    if (result.evaluation?.length && args.force !== true) {
+      const own = withoutEvaluation(result);
       let blockers: Diagnostic[] = [];
       try {
         blockers = gate(ctx, args as EmitArgs, text, own);

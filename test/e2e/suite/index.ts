@@ -95,6 +95,14 @@ function find(doc: vscode.TextDocument, line: number, text: string): vscode.Posi
   return new vscode.Position(line, col);
 }
 
+/** The document's diagnostics once there are `count`; what there is after 15 s otherwise, so that a failure says what is missing. */
+async function diagnosticsOf(doc: vscode.TextDocument, count: number): Promise<vscode.Diagnostic[]> {
+  return until(`${count} diagnostics for ${doc.uri.path}`, () => {
+    const d = vscode.languages.getDiagnostics(doc.uri);
+    return d.length >= count ? d : undefined;
+  }, 15_000).catch(() => vscode.languages.getDiagnostics(doc.uri));
+}
+
 const codeOf = (d: vscode.Diagnostic) => (typeof d.code === 'object' && d.code !== null ? String(d.code.value) : String(d.code ?? ''));
 
 function hoverText(hovers: vscode.Hover[] | undefined): string {
@@ -176,11 +184,8 @@ test('rename of a kernel binding its template uses is refused, with the reason, 
 test('a broken file shows the expected diagnostics (codes, messages, ranges)', async () => {
   const ed = await open('broken.layout');
   const doc = ed.document;
-  // three mistakes; take what there is after 15 s, so that a failure says what is missing
-  const diags = await until('3 diagnostics for broken.layout', () => {
-    const d = vscode.languages.getDiagnostics(doc.uri);
-    return d.length >= 3 ? d : undefined;
-  }, 15_000).catch(() => vscode.languages.getDiagnostics(doc.uri));
+  // three mistakes
+  const diags = await diagnosticsOf(doc, 3);
   const got = [...diags]
     .sort((a, b) => a.range.start.line - b.range.start.line || a.range.start.character - b.range.start.character)
     .map((d) => ({ code: codeOf(d), severity: d.severity, message: d.message, range: rangeOf(d.range) }));
@@ -209,10 +214,7 @@ test('a broken file shows the expected diagnostics (codes, messages, ranges)', a
 test('what layout emit would refuse is a diagnostic in the editor, at the binding; the fix clears it', async () => {
   const ed = await open('emit-check.layout');
   const doc = ed.document;
-  const diags = await until('a diagnostic for emit-check.layout', () => {
-    const d = vscode.languages.getDiagnostics(doc.uri);
-    return d.length >= 1 ? d : undefined;
-  }, 15_000).catch(() => vscode.languages.getDiagnostics(doc.uri));
+  const diags = await diagnosticsOf(doc, 1);
   const w = find(doc, 7, 'W');
   assertEqual(diags.map((d) => ({ code: codeOf(d), severity: d.severity, message: d.message, range: rangeOf(d.range) })), [{
     code: 'kernel/not-constant',
