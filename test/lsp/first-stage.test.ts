@@ -14,7 +14,7 @@ import { firstStage } from '../../server/src/service/incremental-move.js';
 import { ChunkedParser } from '../../server/src/service/chunks.js';
 import { DocumentHistory, LayoutDocument } from '../../server/src/service/document.js';
 import { defaultSettings } from '../../server/src/service/settings.js';
-import { DiagnosticsScheduler, MAIN_FIRST_STAGE_MAX_CHARS } from '../../server/src/lsp/diagnostics.js';
+import { DiagnosticsScheduler, MAIN_FIRST_STAGE_MAX_CHARS, MAIN_FIRST_STAGE_WARM_MAX_CHARS } from '../../server/src/lsp/diagnostics.js';
 import type { AnalysisJob, AnalysisOutcome, AnalysisRunner, AnalysisStages } from '../../server/src/lsp/analysis-runner.js';
 import { examples, mutatedExample, generatedProgram } from '../fuzz/fuzz-lib.js';
 
@@ -92,8 +92,18 @@ test('the scheduler publishes the main thread\'s first stage while the worker is
   assert.equal(sent.length, 2); // the complete result
 });
 
-test('with the worker up, the first stage is the worker\'s', async () => {
+test('with the worker up, a small document\'s first stage is still the main thread\'s (MAIN_FIRST_STAGE_WARM_MAX_CHARS), taken once', async () => {
   const { sent, jobs, asked, text } = await opened(true);
+  assert.deepEqual(asked, [1]);
+  assert.deepEqual(sent.map((p) => p.diagnostics.map((d) => (d as { code: string }).code)), [['name/undefined']]);
+  jobs[0].stages.syntax?.(worker(text));
+  assert.equal(sent.length, 1);
+});
+
+test('with the worker up, a document larger than MAIN_FIRST_STAGE_WARM_MAX_CHARS gets the worker\'s first stage', async () => {
+  const big = SMALL + '# padding\n'.repeat(Math.ceil(MAIN_FIRST_STAGE_WARM_MAX_CHARS / 10));
+  assert.ok(big.length <= MAIN_FIRST_STAGE_MAX_CHARS);
+  const { sent, jobs, asked, text } = await opened(true, big);
   assert.deepEqual(asked, []);
   assert.equal(sent.length, 0);
   jobs[0].stages.syntax?.(worker(text));

@@ -119,3 +119,22 @@ for (const afterIo of [true, false]) {
     assert.equal(handledAfter, afterIo ? 2 : 3, `handled after step ${handledAfter - 1}`);
   });
 }
+
+test('the main thread\'s first-stage warm-up runs its steps in order until a document is opened', async () => {
+  const { warmMainFirstStage, MAIN_FIRST_STAGE_RUNS } = await import('../../server/src/lsp/warm-main.js');
+  const steps: number[] = [];
+  warmMainFirstStage(() => false, (s) => steps.push(s));
+  await new Promise((r) => setTimeout(r, 50));
+  await turns(4 * MAIN_FIRST_STAGE_RUNS);
+  assert.deepEqual(steps, Array.from({ length: MAIN_FIRST_STAGE_RUNS }, (_, k) => k));
+
+  let opened = false;
+  const some: number[] = [];
+  warmMainFirstStage(() => opened, (s) => {
+    some.push(s);
+    if (s === 2) opened = true;
+  });
+  await turns(20);
+  await new Promise((r) => setTimeout(r, 20));
+  assert.deepEqual(some, [0, 1, 2]);
+});

@@ -27,7 +27,7 @@ import { lowerThreadPriority, WORKER_NICE } from './thread-priority.js';
 import { FrameWriter, Resync } from './transport.js';
 import { SnapshotCache, type ClientSupport, type ServerContext } from './context.js';
 import { firstStage } from '../service/incremental-move.js';
-import { warmUpMainThread } from './warm-main.js';
+import { warmMainFirstStage, warmUpMainThread } from './warm-main.js';
 import { warmUp } from './warm-up.js';
 import { DiagnosticsScheduler, EARLY_STAGE_MIN_CHARS as DEFAULT_EARLY_STAGE_MIN_CHARS } from './diagnostics.js';
 import { SettingsStore } from './settings.js';
@@ -65,6 +65,12 @@ const PREPARE_IDLE_MS = 0;
  * ms with it, 11-15 ms once the server had settled).
  */
 const MAIN_WARM_UP_DELAY_MS = Number(process.env.LAYOUT_MAIN_WARM_UP_DELAY_MS ?? 1000);
+/**
+ * The main thread's first-stage warm-up (warm-main.ts `warmMainFirstStage`) starts this long after
+ * `initialize` is answered: a client that opens its documents at once sends the didOpen with
+ * `initialized`, and it must not wait behind a cold first step.
+ */
+const FIRST_STAGE_WARM_UP_DELAY_MS = 20;
 /**
  * ... and runs only once the client has sent nothing (no request, no change) and nothing was
  * published for this long: a step (1-3 ms once warm) started between two messages of a burst (a
@@ -289,6 +295,9 @@ export function startServer(connection: Connection, options: { initialized?: () 
     // the request path's code compiled before the first request (warm-main.ts), paused while
     // diagnostics are being computed (publishing them needs the main thread)
     const initializedAt = performance.now();
+    // first, until a document is opened, what a small document's open needs of this thread (warm-main.ts);
+    // a little later, so that a didOpen sent with `initialized` does not wait for a cold first step
+    setTimeout(() => warmMainFirstStage(() => published || documents.all().length > 0), FIRST_STAGE_WARM_UP_DELAY_MS).unref();
     warmUpMainThread(() => ctx.scheduler.busy() || performance.now() - lastActivity < MAIN_WARM_UP_QUIET_MS || (!published && performance.now() - initializedAt < MAIN_WARM_UP_DELAY_MS));
     // the build's code-cache run (scripts/build.mjs, bootstrap.ts): the worker's warm-up here too, so
     // that the cache holds the analysis code compiled, not only the request path's
