@@ -46,6 +46,11 @@ test('chunks start at 0 and at each line that starts with a declaration keyword'
   assert.deepEqual(chunkStarts(''), [0]);
 });
 
+/** the indices of the `assume` and `linear` declarations, by a scan of the whole list */
+function rareScan(file: ast.File): number[] {
+  return file.decls.flatMap((d, j) => (d.kind === 'Assume' || d.kind === 'Linear' ? [j] : []));
+}
+
 /** the line (0-based) each offset of `starts` is on, from a fresh line index */
 function lineOfEach(text: string, starts: readonly number[]): number[] {
   const lines = new LineIndex(text);
@@ -62,6 +67,8 @@ test('the chunked parse is the whole-file parse, after any edits (property)', ()
       const a = p.parse(text);
       const b = parse(text);
       assert.deepEqual(plain({ file: a.file, diagnostics: a.diagnostics }), plain({ file: b.file, diagnostics: b.diagnostics }), JSON.stringify(text));
+      // the index of `assume` and `linear` declarations, kept across versions, is a scan's
+      if (a.chunks) assert.deepEqual(a.rareDecls, rareScan(b.file), JSON.stringify(text));
       // the line index and the chunks compared with the previous version are those of the whole text
       assert.deepEqual(a.lines.lineStarts(), new LineIndex(text).lineStarts(), JSON.stringify(text));
       if (!a.chunks) {
@@ -109,6 +116,7 @@ test('parses stopped midway, and earlier versions claimed back between parses, i
       text = next;
       versions.push([text, r]);
       same(text, r, 'parsed');
+      if (r.chunks) assert.deepEqual(r.rareDecls, rareScan(parse(text).file), `rare declarations ${JSON.stringify(steps)}`);
     }
     // every version claimed back, the latest first
     for (let i = versions.length - 1; i >= 0; i--) {

@@ -16,6 +16,7 @@ import { tokenInfos, type TokenInfo } from '../../../grammar/src/token-info.js';
 import { ResolveCache } from '../../../grammar/src/resolve.js';
 import { SymbolIndex } from './symbols.js';
 import { lexPiece, type LexedPiece } from './lexed-pieces.js';
+import { RARE_DECL_KINDS } from './chunks.js';
 
 interface Parsed {
   file: ast.File;
@@ -24,6 +25,8 @@ interface Parsed {
   /** a chunked parse's chunks and where each starts in this version (chunks.ts `ChunkedParse`) */
   chunks?: readonly { text: string }[];
   starts?: readonly number[];
+  /** chunks.ts `ChunkedParse.rareDecls` */
+  rareDecls?: readonly number[];
 }
 
 /**
@@ -72,6 +75,23 @@ export class LayoutDocument {
   get lines(): LineIndex {
     return this.parsed.lines;
   }
+
+  /**
+   * The indices (into `file.decls`, ascending) of the `assume` and `linear` declarations: from a
+   * chunked parse, which keeps them across versions; otherwise found once.
+   */
+  get rareDecls(): readonly number[] {
+    const p = this.parsed;
+    if (p.rareDecls) return p.rareDecls;
+    if (!this._rare) {
+      const out: number[] = [];
+      for (let j = 0; j < p.file.decls.length; j++) if (RARE_DECL_KINDS.has(p.file.decls[j].kind)) out.push(j);
+      this._rare = out;
+    }
+    return this._rare;
+  }
+
+  private _rare?: number[];
 
   get symbols(): SymbolIndex {
     // through `parsed` every time: the index reads the AST's ranges, which another version may have moved

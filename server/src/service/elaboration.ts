@@ -71,10 +71,8 @@ function definersOf(doc: LayoutDocument, m: DocModels): Map<string, number[]> {
 
 function assumesOf(doc: LayoutDocument, m: DocModels): number[] {
   if (!m.assumes) {
-    const out: number[] = [];
     const decls = doc.file.decls;
-    for (let j = 0; j < decls.length; j++) if (decls[j].kind === 'Assume') out.push(j);
-    m.assumes = out;
+    m.assumes = doc.rareDecls.filter((j) => decls[j].kind === 'Assume');
   }
   return m.assumes;
 }

@@ -324,10 +324,10 @@ function computeQueryHover(doc: LayoutDocument, q: ast.IndexExpr | ast.MethodCal
 
 /** The kernel binding whose value contains `q`. */
 export function bindingOf(doc: LayoutDocument, q: ast.Node): ast.Binding | undefined {
-  for (const d of doc.file.decls) {
-    if (d.kind !== 'Kernel') continue;
-    for (const b of d.bindings) if (b.value.range.start <= q.range.start && q.range.end <= b.value.range.end) return b;
-  }
+  // (the kernel that contains it: declarations do not overlap, and a kernel's bindings lie inside it)
+  const d = declAt(doc.file, q.range.start);
+  if (d?.kind !== 'Kernel') return undefined;
+  for (const b of d.bindings) if (b.value.range.start <= q.range.start && q.range.end <= b.value.range.end) return b;
   return undefined;
 }
 
