@@ -80,9 +80,9 @@ export const MAIN_FIRST_STAGE_MAX_CHARS = 200_000;
  * to this size (about 1,700 lines): its own parse and name resolution, which the editor's requests
  * on the document need anyway, are done before the worker's answer has come back (the job's message,
  * a warm-up step the worker finishes first, the answer's message). Fresh servers, didOpen 200 ms
- * after `initialize`, first diagnostics p50 of 8: 500 lines 8.4 -> 3.2 ms (mlir-lsp-server-22: 3.2);
- * 2,000 lines 13.7 -> 12.5, no clear gain; 5,000 lines 23 -> 36 and 20,000 lines 101 -> 144 (the main
- * thread's parse is the slower there, and it holds back the worker's answer).
+ * after `initialize`, first diagnostics p50 of 8: 500 lines 8.4 -> 4.2 ms (mlir-lsp-server-22: 3.2);
+ * with no size limit, 2,000 lines 13.7 -> 12.5 (no clear gain), 5,000 lines 23 -> 36 and 20,000
+ * lines 101 -> 144 (the main thread's parse is the slower there, and it holds back the worker's answer).
  */
 export const MAIN_FIRST_STAGE_WARM_MAX_CHARS = 64_000;
 

@@ -18,8 +18,9 @@ import { BROKEN_UNIT, FIRST_STAGE_STEPS, stepByStep, WARM_UP_UNITS, warmUpUnit }
  * its first document. Snapshots of `MAIN_FIRST_STAGE_UNITS` units of the worker's sample, each built
  * as the server builds a document's (SnapshotCache: a chunked parser and a history), one per step
  * (1-3 ms warm, so that a didOpen that comes meanwhile waits little). 24 steps are done some 100 ms
- * after `initialize` (fresh servers, didOpen of 500 lines 200 ms after it, first diagnostics p50 of 8:
- * 12 steps 4.7 ms, 24 4.2, 48 5.1: steps still running at the open compete with it). `onStep` is told each step's number (tests).
+ * after `initialize` (fresh servers, didOpen of 500 lines 200 ms after it, first diagnostics p50 of
+ * 8: 12 steps 4.7 ms, 24 4.2, 48 5.1: steps still running at the open compete with it). `onStep` is
+ * told each step's number (tests).
  */
 export function warmMainFirstStage(stop: () => boolean, onStep?: (step: number) => void): () => void {
   const text = Array.from({ length: MAIN_FIRST_STAGE_UNITS }, (_, k) => warmUpUnit(k)).join('\n');
