@@ -5,7 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { spliced } from '../../server/src/service/chunks.js';
+import { spliced } from '../../server/src/service/chunk-lists.js';
 
 function naive(src: readonly number[], from: number, mid: readonly number[], to: number, by: number, end: number, more: number[]): number[] {
   return [...src.slice(0, from), ...mid, ...src.slice(to, end).map((x) => x + by), ...more];

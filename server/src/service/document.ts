@@ -16,7 +16,7 @@ import { tokenInfos, type TokenInfo } from '../../../grammar/src/token-info.js';
 import { ResolveCache } from '../../../grammar/src/resolve.js';
 import { SymbolIndex } from './symbols.js';
 import { lexPiece, type LexedPiece } from './lexed-pieces.js';
-import { RARE_DECL_KINDS } from './chunks.js';
+import { rareDeclsOf } from './chunk-lists.js';
 
 interface Parsed {
   file: ast.File;
@@ -82,13 +82,7 @@ export class LayoutDocument {
    */
   get rareDecls(): readonly number[] {
     const p = this.parsed;
-    if (p.rareDecls) return p.rareDecls;
-    if (!this._rare) {
-      const out: number[] = [];
-      for (let j = 0; j < p.file.decls.length; j++) if (RARE_DECL_KINDS.has(p.file.decls[j].kind)) out.push(j);
-      this._rare = out;
-    }
-    return this._rare;
+    return p.rareDecls ?? (this._rare ??= rareDeclsOf(p.file.decls));
   }
 
   private _rare?: number[];

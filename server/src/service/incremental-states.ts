@@ -6,7 +6,8 @@
 // whole; only those between (what the edit touched) are matched one by one.
 import type * as ast from '../../../grammar/src/ast.js';
 import type { Diagnostic } from '../../../grammar/src/diagnostic.js';
-import { spliced, type Chunk } from './chunks.js';
+import type { Chunk } from './chunks.js';
+import { spliced } from './chunk-lists.js';
 import type { Emission, KernelResult } from './kernel-checks.js';
 import { names } from './decl-names.js';
 
