@@ -12,7 +12,7 @@ import { DocumentHistory, LayoutDocument } from '../service/document.js';
 import { hover } from '../service/hover.js';
 import { withoutHoverCache } from '../service/hover-cache.js';
 import { defaultSettings } from '../service/settings.js';
-import { BROKEN_UNIT, FIRST_STAGE_STEPS, stepByStep, WARM_UP_UNITS, warmUpUnit } from './warm-up.js';
+import { BROKEN_UNIT, FIRST_STAGE_STEPS, stepByStep, WARM_UP_UNITS, warmUpSample, warmUpUnit } from './warm-up.js';
 
 /**
  * The main thread's first steps, as soon as `initialize` is answered and until a document is opened
@@ -29,7 +29,7 @@ import { BROKEN_UNIT, FIRST_STAGE_STEPS, stepByStep, WARM_UP_UNITS, warmUpUnit }
  * step's number (tests).
  */
 export function warmMainFirstStage(stop: () => boolean, onStep?: (step: number) => void): () => void {
-  const text = Array.from({ length: MAIN_FIRST_STAGE_UNITS }, (_, k) => warmUpUnit(k)).join('\n');
+  const text = warmUpSample(MAIN_FIRST_STAGE_UNITS);
   return stepByStep(MAIN_FIRST_STAGE_RUNS, (i) => {
     onStep?.(i);
     const doc = new LayoutDocument('warm-up:first-stage', 1, text, new ChunkedParser(), new DocumentHistory());

@@ -54,6 +54,11 @@ schedule s${k} for linalg.matmul(SK${k}, N${k}, K${k}) on sm_80 {
 `;
 }
 
+/** The first `units` units of the sample, one after another (the first-stage warm-ups parse it). */
+export function warmUpSample(units: number): string {
+  return Array.from({ length: units }, (_, k) => warmUpUnit(k)).join('\n');
+}
+
 /** The units of the sample program the worker warms up on. */
 export const WARM_UP_UNITS = [0, 1, 2, 3].map(warmUpUnit);
 
@@ -110,7 +115,7 @@ let firstStageSample: string | undefined;
  * `busy` says stop (polled before each chunk). Also bench/open-cost.ts's model of the worker.
  */
 export function warmFirstStage(busy: () => boolean = () => false): void {
-  firstStageSample ??= Array.from({ length: FIRST_STAGE_UNITS }, (_, k) => warmUpUnit(k)).join('\n');
+  firstStageSample ??= warmUpSample(FIRST_STAGE_UNITS);
   const p = new ChunkedParser().parse(firstStageSample, busy);
   if (p && !busy()) resolve(p.file, p.lines);
 }

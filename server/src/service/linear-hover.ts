@@ -48,15 +48,10 @@ function linearsModel(doc: LayoutDocument): Model {
   for (const d of [...needed].sort((a, b) => a.range.start - b.range.start)) el.guardedDecl(d);
   return el.model;
 }
-/** Per version: does the file declare any `linear` layout (every layout hover asks; from the parse's index of rare declarations). */
-const linearDecls = new WeakMap<LayoutDocument, boolean>();
+/** Does the file declare any `linear` layout (every layout hover asks: from the parse's index of rare declarations). */
 export function hasLinearDecls(doc: LayoutDocument): boolean {
-  let v = linearDecls.get(doc);
-  if (v === undefined) {
-    const decls = doc.file.decls;
-    linearDecls.set(doc, (v = doc.rareDecls.some((j) => decls[j].kind === 'Linear')));
-  }
-  return v;
+  const decls = doc.file.decls;
+  return doc.rareDecls.some((j) => decls[j].kind === 'Linear');
 }
 
 function linearOf(doc: LayoutDocument) {

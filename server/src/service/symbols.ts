@@ -48,6 +48,7 @@ export const globalKinds: ReadonlySet<SymbolKind> = new Set(['param', 'const', '
 
 export class SymbolIndex {
   readonly resolution: Resolution;
+  /** `defOf`'s results of this version for definitions without an identifier */
   private readonly byDefinition = new Map<Definition, SymbolDef | null>();
   private _defs?: SymbolDef[];
   private _refs?: SymbolRef[];
@@ -148,17 +149,12 @@ export class SymbolIndex {
 
   /** the symbol of a resolver definition (made once); undefined for built-ins */
   defOf(d: Definition): SymbolDef | undefined {
-    const hit = this.byDefinition.get(d);
-    if (hit !== undefined) return hit ?? undefined;
     // a definition with an identifier is a function of itself (its ranges are the AST's objects, which
     // an unchanged declaration keeps, moved in place): kept across versions; one without (a free index's
-    // stand-in) takes its first use's range, which other declarations can change
-    let def = d.ident ? acrossVersions.get(d) : undefined;
-    if (def === undefined) {
-      def = makeDef(d, this.resolution) ?? null;
-      if (d.ident) acrossVersions.set(d, def);
-    }
-    this.byDefinition.set(d, def);
+    // stand-in) takes its first use's range, which other declarations can change: kept per version
+    const kept = d.ident ? acrossVersions : this.byDefinition;
+    let def = kept.get(d);
+    if (def === undefined) kept.set(d, (def = makeDef(d, this.resolution) ?? null));
     return def ?? undefined;
   }
 
