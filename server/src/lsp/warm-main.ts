@@ -19,32 +19,46 @@ import { BROKEN_UNIT, FIRST_STAGE_STEPS, stepByStep, WARM_UP_UNITS, warmUpSample
  * (`stop`): the parse and name resolution of a just-opened small document, which this thread now
  * computes itself (diagnostics.ts `MAIN_FIRST_STAGE_WARM_MAX_CHARS`), and the outline, folding ranges
  * and semantic tokens an editor asks for with its didOpen, compiled before a client opens its first
- * document. Snapshots of `MAIN_FIRST_STAGE_UNITS` units of the worker's sample, each built as the
- * server builds a document's (SnapshotCache: a chunked parser and a history), one per step (2-4 ms
- * warm, so that a didOpen that comes meanwhile waits little); 24 steps are done 100-150 ms after
- * `initialize`. Fresh servers, didOpen 200 ms after `initialize`, p50 of 5-8: first diagnostics of 500
- * lines 8.4 -> 4.2 ms with the first stage alone (12 steps 4.7, 48 steps 5.1: steps still running at
- * the open compete with it); with the editor's three requests, all answered: 500 lines 41 -> 22 ms,
- * 2,000 lines 145 -> 90, 20,000 lines 686 -> 586 (first diagnostics unchanged). `onStep` is told each
- * step's number (tests).
+ * document. `MAIN_FIRST_STAGE_SNAPSHOTS` snapshots of `MAIN_FIRST_STAGE_UNITS` units of the worker's
+ * sample, each built as the server builds a document's (SnapshotCache: a chunked parser and a
+ * history), each in `FIRST_STAGE_PARTS` steps (its parse, its name resolution, its outline, its
+ * folding ranges, its semantic tokens), one step per timer: a didOpen that comes meanwhile waits for
+ * the rest of one part, not of a whole snapshot. Fresh servers, didOpen 200 ms after `initialize`:
+ * first diagnostics of 500 lines 8.4 -> 4.2 ms with whole snapshots as steps (p50 of 5-8; 12
+ * snapshots 4.7, 48 snapshots 5.1: steps still running at the open compete with it); with the
+ * editor's three requests, all answered: 500 lines 41 -> 22 ms, 2,000 lines 145 -> 90, 20,000 lines
+ * 686 -> 586. A whole snapshot was 2-4 ms warm and 5-9 ms beside the worker loading its code (2
+ * cores), and on a slower day the 24 of them still ran 200 ms after `initialize`: traced (client,
+ * main thread, worker), the didOpen waited 2-9 ms for a step to end and the worker's job was posted
+ * that much later. In parts (builds of both kinds side by side, interleaved, p50 of 9-11 fresh
+ * servers): 500 lines 10.8-12.7 -> 8.2-8.3 ms, 2,000 lines 26.8-29.7 -> 17.6-18.8, 20,000 lines
+ * 120-134 -> 111-113; the editor's three requests all answered at 2,000 lines 87-89 -> 88-95 (noise).
+ * `onStep` is told each step's number (tests).
  */
 export function warmMainFirstStage(stop: () => boolean, onStep?: (step: number) => void): () => void {
   const text = warmUpSample(MAIN_FIRST_STAGE_UNITS);
+  let doc: LayoutDocument | undefined;
   return stepByStep(MAIN_FIRST_STAGE_RUNS, (i) => {
     onStep?.(i);
-    const doc = new LayoutDocument('warm-up:first-stage', 1, text, new ChunkedParser(), new DocumentHistory());
-    void doc.parseDiagnostics;
-    void doc.symbols.resolution.diagnostics;
-    // what an editor asks for along with its didOpen (VS Code: symbols, folding, semantic tokens)
-    outline(doc.file, doc.text);
-    foldingRanges(doc.file, doc.text, doc.lines);
-    forEachSemanticToken(doc, () => undefined);
+    switch (i % FIRST_STAGE_PARTS) {
+      case 0:
+        doc = new LayoutDocument('warm-up:first-stage', 1, text, new ChunkedParser(), new DocumentHistory());
+        void doc.parseDiagnostics;
+        break;
+      case 1: void doc!.symbols.resolution.diagnostics; break;
+      // what an editor asks for along with its didOpen (VS Code: symbols, folding, semantic tokens)
+      case 2: outline(doc!.file, doc!.text); break;
+      case 3: foldingRanges(doc!.file, doc!.text, doc!.lines); break;
+      default: forEachSemanticToken(doc!, () => undefined); doc = undefined;
+    }
   }, { stop, afterIo: true });
 }
 
-/** Units of the sample in each of the main thread's first steps, and how many steps. */
+/** Units of the sample in each of the main thread's first snapshots, how many snapshots, and steps per snapshot. */
 const MAIN_FIRST_STAGE_UNITS = 4;
-export const MAIN_FIRST_STAGE_RUNS = FIRST_STAGE_STEPS;
+const MAIN_FIRST_STAGE_SNAPSHOTS = FIRST_STAGE_STEPS;
+const FIRST_STAGE_PARTS = 5;
+export const MAIN_FIRST_STAGE_RUNS = MAIN_FIRST_STAGE_SNAPSHOTS * FIRST_STAGE_PARTS;
 
 /**
  * Starts warming up; returns a function that stops it. While `paused()` says so (diagnostics are
