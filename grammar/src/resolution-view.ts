@@ -46,7 +46,7 @@ export class Composed implements Resolution {
   }
 
   /** the units of the file's declarations, in order (opaque keys: see `unitOf`) */
-  units(): readonly object[] {
+  units(): readonly Unit[] {
     return this.unitList;
   }
 

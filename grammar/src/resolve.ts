@@ -68,8 +68,11 @@ export interface Resolution {
    * there (rules keep per-declaration summaries under it). Undefined for a declaration not in the file.
    */
   unitOf(decl: ast.Decl): object | undefined;
-  /** `unitOf` of every declaration of the file, in order */
-  units(): readonly object[];
+  /**
+   * `unitOf` of every declaration of the file, in order; each also says what its declaration defines
+   * and uses (`UnitSymbols`)
+   */
+  units(): readonly UnitSymbols[];
   /**
    * The declarations that declare `name` (duplicates and built-ins' names too), in source order, when
    * the resolution keeps that table (the latest version of a cached document); undefined otherwise.
@@ -118,6 +121,14 @@ export const TOP_LEVEL: ReadonlySet<SymbolKind> = new Set(['param', 'const', 'le
  * The resolution of one declaration's uses and locals, against the file's top-level names. Read-only
  * once made; kept from one version to the next while the declaration resolves the same way.
  */
+/**
+ * What one declaration's unit defines and uses, read-only: its top-level definitions, its locals and
+ * free symbols (in the order they were made), and its resolved uses and their definitions interleaved
+ * (use, definition, ...) in source order. Its part of `Resolution.definitions` is its tops' then its
+ * locals, and of `Resolution.refs` its uses, each in that order.
+ */
+export type UnitSymbols = Pick<Unit, 'decl' | 'tops' | 'definitions' | 'uses'>;
+
 export interface Unit {
   readonly decl: ast.Decl;
   /** its top-level definitions (made once per declaration object: the same objects in every version) */

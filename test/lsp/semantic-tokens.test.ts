@@ -1,5 +1,6 @@
-// Semantic tokens: the classification read piece by piece (service/lexed-pieces.ts, each chunk's
-// lexing kept across versions) and encoded as it comes (lsp/semantic-tokens.ts), held to the obvious
+// Semantic tokens: the classification chunk by chunk (each chunk's classified tokens kept across
+// versions while its declarations resolve as they did: service/semantic-tokens.ts `ChunkTokens`) and
+// encoded as it comes (lsp/semantic-tokens.ts), held to the obvious
 // construction it replaced (below: the whole text lexed into objects, maps of declarations and uses by
 // offset, each token's position found by the editor document's `positionAt`), on every .layout file of
 // the repository, the benchmark's file, and random edits of them (texts with syntax errors, CR and CRLF

@@ -15,15 +15,21 @@ import { LineIndex } from '../../../grammar/src/line-index.js';
 import { tokenInfos, type TokenInfo } from '../../../grammar/src/token-info.js';
 import { ResolveCache } from '../../../grammar/src/resolve.js';
 import { SymbolIndex } from './symbols.js';
-import { lexPiece, type LexedPiece } from './lexed-pieces.js';
+import type { ChunkTokens } from './semantic-tokens.js';
 import { rareDeclsOf } from './chunk-lists.js';
+
+/** A chunk of a chunked parse (chunks.ts `Chunk`): the same object in every version that keeps it. */
+export interface ParsedChunk {
+  readonly text: string;
+  readonly decls: readonly ast.Decl[];
+}
 
 interface Parsed {
   file: ast.File;
   diagnostics: Diagnostic[];
   lines: LineIndex;
   /** a chunked parse's chunks and where each starts in this version (chunks.ts `ChunkedParse`) */
-  chunks?: readonly { text: string }[];
+  chunks?: readonly ParsedChunk[];
   starts?: readonly number[];
   /** chunks.ts `ChunkedParse.rareDecls` */
   rareDecls?: readonly number[];
@@ -46,8 +52,8 @@ export interface Parser {
 export class DocumentHistory {
   /** (its lookers index made at once: hovers count a name's uses through it) */
   readonly resolveCache = new ResolveCache(true);
-  /** the semantic tokens' lexing of the last version's chunks, by chunk text (`LayoutDocument.pieces`) */
-  lexedPieces = new Map<string, LexedPiece>();
+  /** the semantic tokens of the kept chunks, while each is valid (semantic-tokens.ts `forEachSemanticToken`) */
+  readonly semanticTokens = new WeakMap<ParsedChunk, ChunkTokens>();
   /** per declaration: its last elaborated model and what it was built from (elaboration.ts) */
   readonly models = new WeakMap<ast.Decl, unknown>();
 }
@@ -95,22 +101,13 @@ export class LayoutDocument {
   }
 
   /**
-   * The text in pieces lexed for semantic tokens (lexed-pieces.ts), each with the offset it starts
-   * at: the parse's chunks, whose lexing is kept in the history from one version to the next (an edit
-   * lexes the chunks it changed), or the whole text as one piece.
+   * The parse's chunks, each with the offset it starts at in this version (the same chunk objects
+   * in every version that keeps them: chunks.ts), or undefined when the file was parsed whole.
    */
-  pieces(): { base: number; piece: LexedPiece }[] {
+  chunks(): { chunk: ParsedChunk; base: number }[] | undefined {
     const { chunks, starts } = this.parsed;
-    if (!chunks || !starts) return [{ base: 0, piece: lexPiece(this.text) }];
-    const kept = this.history?.lexedPieces;
-    const now = new Map<string, LexedPiece>();
-    const out = chunks.map((c, k) => {
-      const piece = now.get(c.text) ?? kept?.get(c.text) ?? lexPiece(c.text);
-      now.set(c.text, piece);
-      return { base: starts[k], piece };
-    });
-    if (this.history) this.history.lexedPieces = now;
-    return out;
+    if (!chunks || !starts) return undefined;
+    return chunks.map((chunk, k) => ({ chunk, base: starts[k] }));
   }
 
   /** every token, comments included, in source order */

@@ -1,15 +1,14 @@
-// The text of a document lexed for semantic tokens (semantic-tokens.ts), piece by piece: what a token
-// is, lexically, depends on its text only, so each piece (a chunk of the parse, service/chunks.ts) is
-// lexed once and kept while the chunk is (service/document.ts `LayoutDocument.pieces`).
+// The text of a document lexed for semantic tokens (semantic-tokens.ts), piece by piece (a chunk of the
+// parse, service/chunks.ts): what a token is, lexically, depends on its text only. A chunk is lexed when
+// it is classified; its classified tokens are what the document's history keeps.
 import { tokenInfos, type TokenCategory } from '../../../grammar/src/token-info.js';
 import { constructor as builtinConstructor, method as builtinMethod } from './builtins.js';
 
 /**
- * A piece of text lexed for semantic tokens, offsets relative to its start: what a token is depends on
- * its text only, so a piece (a chunk of the parse: service/chunks.ts) is lexed once and kept while the
- * chunk is (`DocumentHistory.lexedPieces`). Two numbers a token in one array, no object: at 20,000
- * lines a version has some 125,000 tokens, 1.7 MB so (4 typed arrays a piece held 8.5 MB, one 4.5 MB,
- * mostly the arrays' own overhead).
+ * A piece of text lexed for semantic tokens, offsets relative to its start. Two numbers a token in one
+ * array, no object (as the classified tokens kept per chunk, semantic-tokens.ts `ChunkTokens`: at
+ * 20,000 lines a version has some 125,000 tokens, 1.7 MB so; 4 typed arrays a piece held 8.5 MB, one
+ * 4.5 MB, mostly the arrays' own overhead).
  */
 export interface LexedPiece {
   /**

@@ -1,14 +1,16 @@
 // Semantic tokens: each token of the file classified by what its name refers to (a param, a
 // layout, a perm, a free index symbol...), beyond what the TextMate grammar can see. VS Code asks for
-// them after every change: the lexing of each chunk is kept across versions (lexed-pieces.ts), and
-// the tokens go out as numbers, without an object each (at 20,000 lines, a request after an edit took
-// 400 ms on the server's main thread, and takes about 100: `bench/lsp-vs-mlir.ts`).
+// them after every change: each chunk's classified tokens are kept across versions while its
+// declarations resolve as they did (`ChunkTokens`), so an edit classifies the chunks it touched and
+// those whose names now mean something else; the tokens go out as numbers, without an object each (at
+// 20,000 lines a request after an edit took 400 ms on the server's main thread, then 81 over stdio and
+// 41 in process; 11 in process with the chunks kept: `bench/lsp-vs-mlir.ts`).
 import type * as ast from '../../../grammar/src/ast.js';
 import { children as childrenOf } from '../../../grammar/src/ast.js';
 import type { LayoutDocument } from './document.js';
 import { method as builtinMethod, primitive as builtinPrimitive } from './builtins.js';
-import type { SymbolKind } from './symbols.js';
-import { Lex, Lib } from './lexed-pieces.js';
+import type { SymbolDef, SymbolKind, SymbolRef } from './symbols.js';
+import { Lex, Lib, lexPiece } from './lexed-pieces.js';
 
 export const tokenTypes = [
   'keyword', 'number', 'string', 'comment', 'operator',
@@ -53,64 +55,128 @@ const LEX_TYPE = [TYPE.keyword, TYPE.number, TYPE.string, TYPE.comment, TYPE.ope
 const byKindCode = Object.fromEntries(Object.entries(byKind).map(([k, v]) => [k, { type: TYPE[v.type], mods: modBits(v.modifiers) }])) as Record<SymbolKind, { type: number; mods: number }>;
 
 /**
+ * One chunk's classified tokens (the parse's chunks: service/chunks.ts), kept in the document's history
+ * while the chunk is and its classification cannot have changed: each of its declarations resolves as
+ * it did (the same resolution unit, grammar/src/resolve.ts `unitOf`: the same definitions, so the same
+ * kinds). What else a token's class depends on is the chunk's own text and declarations (its lexing,
+ * the built-in names it uses): a name after a `.` is a method's, and a chunk other than the first
+ * starts with a declaration keyword, so no `.` before it counts.
+ */
+export interface ChunkTokens {
+  /** the resolution units of its declarations, in order, when it was classified */
+  readonly units: readonly object[];
+  /**
+   * per token, two numbers: its start relative to the chunk's, then `length << 8 | mods << 4 | type`
+   * (the LSP's indices: `tokenTypes`, bits of `tokenModifiers`); a plain array of exactly its length
+   */
+  readonly data: readonly number[];
+}
+
+/**
  * Calls `emit` for each classified token in source order: its offset and length, its type's index in
  * `tokenTypes` and its modifiers as bits of `tokenModifiers` (the LSP's encoding). Punctuation gets
- * none. The lexing of each piece of `doc.pieces()` is kept across versions (see `LexedPiece`); what a
- * name refers to is read from the version's symbol index.
+ * none. A chunked document's chunks are classified one by one, and each chunk's tokens are kept in the
+ * document's history while valid (`ChunkTokens`): after an edit, the chunks it touched and those
+ * whose names now resolve differently are classified again, the others are read back.
  */
 export function forEachSemanticToken(doc: LayoutDocument, emit: (start: number, length: number, type: number, mods: number) => void): void {
-  const { m: special, opRanges } = specialNames(doc.file);
+  for (const { base, data: t } of semanticTokenRuns(doc)) {
+    for (let i = 0; i < t.length; i += 2) emit(base + t[i], t[i + 1] >>> 8, t[i + 1] & 15, (t[i + 1] >>> 4) & 15);
+  }
+}
+
+/**
+ * The classified tokens in runs, in source order: each run's tokens as `ChunkTokens.data` gives them,
+ * offsets relative to its `base` (one run per chunk of a chunked document; the whole text otherwise).
+ */
+export function semanticTokenRuns(doc: LayoutDocument): { base: number; data: readonly number[] }[] {
   const ix = doc.symbols;
+  const chunks = doc.chunks();
+  // parsed whole (too many syntax errors): one run, nothing kept
+  if (!chunks) return [{ base: 0, data: classify(doc.text, doc.file.decls, 0, [...ix.defs].sort((x, y) => x.range.start - y.range.start), ix.refs) }];
+  const kept = doc.history?.semanticTokens;
+  const units = ix.resolution.units();
+  const out: { base: number; data: readonly number[] }[] = [];
+  let u = 0;
+  for (const { chunk, base } of chunks) {
+    const n = chunk.decls.length;
+    let c = kept?.get(chunk);
+    if (!c || !sameUnits(c.units, units, u, n)) {
+      const own = units.slice(u, u + n);
+      const { defs, refs } = ix.symbolsOf(own);
+      c = { data: classify(chunk.text, chunk.decls, base, defs, refs), units: own };
+      kept?.set(chunk, c);
+    }
+    out.push({ base, data: c.data });
+    u += n;
+  }
+  return out;
+}
+
+function sameUnits(was: readonly object[], units: readonly object[], from: number, n: number): boolean {
+  if (was.length !== n) return false;
+  for (let k = 0; k < n; k++) if (was[k] !== units[from + k]) return false;
+  return true;
+}
+
+/**
+ * Classifies the tokens of `text` (starting at offset `base`, holding `decls`): the lexing of the text,
+ * the built-in names of its declarations, and what each name declares or refers to (`defs`, `refs`:
+ * those of `decls`, each sorted by start).
+ */
+function classify(text: string, decls: readonly ast.Decl[], base: number, defs: readonly SymbolDef[], refs: readonly SymbolRef[]): number[] {
+  const { m: special, opRanges } = specialNames(decls);
   // declarations and uses in file order, each read with a pointer as the tokens go (maps of them cost
   // 10-20 ms a request at 20,000 lines)
-  const defs = [...ix.defs].sort((x, y) => x.range.start - y.range.start);
-  const refs = ix.refs;
   let di = 0;
   let ri = 0;
   // the payload ops' ranges, in file order as the tokens are: the first that does not end before the token
   let op = 0;
   let prevDot = false;
-  for (const { base, piece } of doc.pieces()) {
-    const data = piece.data;
-    for (let i = 0; i < data.length; i += 2) {
-      const packed = data[i + 1];
-      const kind = packed & 15;
-      const length = packed >>> 8;
-      const wasDot = prevDot;
-      prevDot = kind === Lex.Dot;
-      if (kind !== Lex.Name) {
-        if (kind < LEX_TYPE.length) emit(base + data[i], length, LEX_TYPE[kind], 0);
-        continue;
-      }
-      const start = base + data[i];
-      const end = start + length;
-      const sp = special.get(start);
-      if (sp !== undefined) { emit(start, end - start, TYPE[sp], DEFAULT_LIBRARY); continue; }
-      // every name segment of a payload op such as `linalg.matmul` (one pointer over the ranges: a
-      // search of them all for each name took 0.1-0.2 s a request at 20,000 lines, 400 schedules)
-      while (op < opRanges.length && opRanges[op].end <= start) op++;
-      if (op < opRanges.length && opRanges[op].start <= start && end <= opRanges[op].end) { emit(start, end - start, TYPE.type, DEFAULT_LIBRARY); continue; }
-      di = lastFrom(defs, di, start);
-      const def = defs[di]?.range.start === start ? defs[di] : undefined;
-      if (def && def.range.end === end) {
-        const k = byKindCode[def.kind];
-        emit(start, end - start, k.type, DECLARATION | k.mods);
-        continue;
-      }
-      ri = lastFrom(refs, ri, start);
-      const ref = refs[ri]?.range.start === start ? refs[ri].def : undefined;
-      if (ref) {
-        const k = byKindCode[ref.kind];
-        emit(start, end - start, k.type, k.mods);
-        continue;
-      }
-      const l = (packed >>> 4) & 15;
-      if (wasDot && l & Lib.Method) { emit(start, end - start, TYPE.method, DEFAULT_LIBRARY); continue; }
-      if (l & Lib.Function) { emit(start, end - start, TYPE.function, DEFAULT_LIBRARY); continue; }
-      if (l & Lib.Constructor) { emit(start, end - start, TYPE.class, DEFAULT_LIBRARY); continue; }
-      emit(start, end - start, TYPE.variable, 0);
+  const out: number[] = [];
+  const put = (start: number, length: number, type: number, mods: number): void => {
+    out.push(start - base, (length << 8) | (mods << 4) | type);
+  };
+  const data = lexPiece(text).data;
+  for (let i = 0; i < data.length; i += 2) {
+    const packed = data[i + 1];
+    const kind = packed & 15;
+    const length = packed >>> 8;
+    const wasDot = prevDot;
+    prevDot = kind === Lex.Dot;
+    if (kind !== Lex.Name) {
+      if (kind < LEX_TYPE.length) put(base + data[i], length, LEX_TYPE[kind], 0);
+      continue;
     }
+    const start = base + data[i];
+    const end = start + length;
+    const sp = special.get(start);
+    if (sp !== undefined) { put(start, end - start, TYPE[sp], DEFAULT_LIBRARY); continue; }
+    // every name segment of a payload op such as `linalg.matmul` (one pointer over the ranges: a
+    // search of them all for each name took 0.1-0.2 s a request at 20,000 lines, 400 schedules)
+    while (op < opRanges.length && opRanges[op].end <= start) op++;
+    if (op < opRanges.length && opRanges[op].start <= start && end <= opRanges[op].end) { put(start, end - start, TYPE.type, DEFAULT_LIBRARY); continue; }
+    di = lastFrom(defs, di, start);
+    const def = defs[di]?.range.start === start ? defs[di] : undefined;
+    if (def && def.range.end === end) {
+      const k = byKindCode[def.kind];
+      put(start, end - start, k.type, DECLARATION | k.mods);
+      continue;
+    }
+    ri = lastFrom(refs, ri, start);
+    const ref = refs[ri]?.range.start === start ? refs[ri].def : undefined;
+    if (ref) {
+      const k = byKindCode[ref.kind];
+      put(start, end - start, k.type, k.mods);
+      continue;
+    }
+    const l = (packed >>> 4) & 15;
+    if (wasDot && l & Lib.Method) { put(start, end - start, TYPE.method, DEFAULT_LIBRARY); continue; }
+    if (l & Lib.Function) { put(start, end - start, TYPE.function, DEFAULT_LIBRARY); continue; }
+    if (l & Lib.Constructor) { put(start, end - start, TYPE.class, DEFAULT_LIBRARY); continue; }
+    put(start, end - start, TYPE.variable, 0);
   }
+  return out.slice();
 }
 
 /** Every classified token as an object (tests, the fuzzer); the server encodes them as they come (`forEachSemanticToken`). */
@@ -135,7 +201,7 @@ function lastFrom(items: readonly { range: ast.Range }[], i: number, start: numb
  * Names whose meaning comes from where they stand (primitives, targets, GPUs, payload ops, methods), by
  * offset: their type, each `defaultLibrary`.
  */
-function specialNames(file: ast.File): { m: Map<number, SemanticType>; opRanges: ast.Range[] } {
+function specialNames(decls: readonly ast.Decl[]): { m: Map<number, SemanticType>; opRanges: ast.Range[] } {
   const m = new Map<number, SemanticType>();
   const opRanges: ast.Range[] = [];
   const visit = (n: ast.AnyNode): void => {
@@ -143,7 +209,7 @@ function specialNames(file: ast.File): { m: Map<number, SemanticType>; opRanges:
     if (n.kind === 'Step' && builtinPrimitive(n.primitive.name)) m.set(n.primitive.range.start, 'function');
     for (const c of childrenOf(n)) visit(c);
   };
-  for (const d of file.decls) {
+  for (const d of decls) {
     if (d.kind === 'Kernel') {
       if (d.target) m.set(d.target.range.start, 'enumMember');
       if (d.template?.kind === 'builtin') m.set(d.template.name.range.start, 'function');

@@ -8,7 +8,7 @@
 import type * as ast from '../../../grammar/src/ast.js';
 import type { Range } from '../../../grammar/src/ast.js';
 import type { LineIndex } from '../../../grammar/src/line-index.js';
-import { resolve, type Definition, type Resolution, type ResolveCache } from '../../../grammar/src/resolve.js';
+import { resolve, type Definition, type NameUse, type Resolution, type ResolveCache, type UnitSymbols } from '../../../grammar/src/resolve.js';
 
 export type SymbolKind =
   | 'param' | 'const' | 'let' | 'layout' | 'perm' | 'linear'
@@ -90,6 +90,38 @@ export class SymbolIndex {
       this._refs = out.sort((a, b) => a.range.start - b.range.start);
     }
     return this._refs;
+  }
+
+  /**
+   * `defs` and `refs` restricted to the declarations of `units` (consecutive units of this version's
+   * resolution), each sorted by start as a semantic-tokens request reads them: in ties, `defs` keeps the
+   * resolver's order (top-level definitions before locals) and `refs` the units' order.
+   */
+  symbolsOf(units: readonly UnitSymbols[]): { defs: SymbolDef[]; refs: SymbolRef[] } {
+    const defs: SymbolDef[] = [];
+    for (const u of units) {
+      for (const { def: d } of u.tops) {
+        const def = this.defOf(d);
+        if (def) defs.push(def);
+      }
+    }
+    for (const u of units) {
+      for (const d of u.definitions) {
+        const def = this.defOf(d);
+        if (def) defs.push(def);
+      }
+    }
+    const refs: SymbolRef[] = [];
+    for (const u of units) {
+      for (let k = 0; k < u.uses.length; k += 2) {
+        const use = u.uses[k] as NameUse;
+        const d = u.uses[k + 1] as Definition;
+        const def = this.defOf(d);
+        if (!def || (def.kind === 'free' && use.range.start === def.range.start)) continue; // (as `refs`)
+        refs.push({ name: d.name, range: use.range, def });
+      }
+    }
+    return { defs: defs.sort((x, y) => x.range.start - y.range.start), refs: refs.sort((a, b) => a.range.start - b.range.start) };
   }
 
   /** file-wide names; the first declaration of a name wins */
