@@ -22,7 +22,8 @@
 //   up to AFTER_EDIT_HOVERS samples), hover the first time at a spot and repeated at it (p50 / p95), completion (p50 / p95; the client declares the completion-list item
 //   defaults that VS Code declares, so our server sends the edit range once per list);
 // - semantic tokens (full) right after an edit's diagnostics, p50 / p95: VS Code asks for them after
-//   every change (ours only: MLIR's server has none);
+//   every change (ours only: MLIR's server has none); and full/delta, as VS Code asks once it holds a
+//   result (the edits since the last result the client holds);
 // - RSS after the run, 3 s later (idle: what a server keeps between a user's edits), and its peak
 //   (VmHWM), per server.
 // A request's position is computed before its clock starts (the client's TextDocument over the
@@ -295,6 +296,7 @@ interface Side {
   openRequestsAnsweredMs: number;
   /** semantic tokens right after an edit's diagnostics (servers that have them) */
   semanticTokensAfterEdit?: Dist;
+  semanticTokensDeltaAfterEdit?: Dist;
   diagnosticsAfterEdit: Dist;
   diagnosticsAfterEditDefault: Dist;
   diagnosticsAfterTyping: Dist;
@@ -508,6 +510,19 @@ async function measure(lines: number, mlirAvailable: boolean): Promise<{ lines: 
         if (i >= 2) lat.push(performance.now() - t0);
       }
       rec(s).semanticTokensAfterEdit = dist(lat);
+      // as VS Code asks once it holds a result: the edits since the last one (full/delta)
+      let held = (await s.request<{ resultId?: string }>('textDocument/semanticTokens/full', { textDocument: { uri: d.uri } })).resultId;
+      const deltaLat: number[] = [];
+      for (let i = 0; i < SEMANTIC_TOKEN_EDITS + 2; i++) {
+        const v = d.edit(i + 5);
+        await s.diagnostics(d.uri, v);
+        const t0 = performance.now();
+        const r = await s.request<{ resultId?: string; edits?: unknown[] }>('textDocument/semanticTokens/full/delta', { textDocument: { uri: d.uri }, previousResultId: held });
+        if (i >= 2) deltaLat.push(performance.now() - t0);
+        if (!r.edits) throw new Error(`${s.name}: a full result where a delta was asked for`);
+        held = r.resultId;
+      }
+      rec(s).semanticTokensDeltaAfterEdit = dist(deltaLat);
     }
 
     // completion in the middle of the file
@@ -584,6 +599,8 @@ async function main(): Promise<void> {
     ['completion p95 (ms)', (s) => s.completion.p95],
     ['semantic tokens (full) right after an edit p50 (ms)', (s) => s.semanticTokensAfterEdit?.p50],
     ['semantic tokens (full) right after an edit p95 (ms)', (s) => s.semanticTokensAfterEdit?.p95],
+    ['semantic tokens (full/delta, as VS Code asks) right after an edit p50 (ms)', (s) => s.semanticTokensDeltaAfterEdit?.p50],
+    ['semantic tokens (full/delta) right after an edit p95 (ms)', (s) => s.semanticTokensDeltaAfterEdit?.p95],
     [`didOpen 200 ms after initialize → first diagnostics, p50 of ${OPEN_RUNS} fresh processes (ms)`, (s) => s.openMs],
     [`didOpen right after initialize → first diagnostics, p50 of ${OPEN_RUNS} fresh processes (ms)`, (s) => s.openAtOnceMs],
     [`didOpen 200 ms after initialize with an editor's requests (symbols, folding, semantic tokens) → first diagnostics, p50 of ${OPEN_RUNS} (ms)`, (s) => s.openWithRequestsMs],

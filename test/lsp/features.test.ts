@@ -266,6 +266,33 @@ describe('semantic tokens', () => {
     ]);
   });
 
+  test('full/delta over the protocol: an edit inside one declaration sends that declaration\'s tokens, and the edited result is the full one', async () => {
+    const caps = c.initializeResult.capabilities as { semanticTokensProvider: { full: { delta?: boolean } } };
+    assert.deepEqual(caps.semanticTokensProvider.full, { delta: true });
+    const decls = Array.from({ length: 30 }, (_, k) => `param P${k} = ${k + 1}\nlayout L${k} = OrderBy(Row(P${k}, 4))\n`);
+    let text = decls.join('');
+    const u = c.uri('delta.layout');
+    await c.open(u, text);
+    const full = await c.request<{ resultId: string; data: number[] }>('textDocument/semanticTokens/full', { textDocument: { uri: u } });
+    // `P7` renamed to `Q7` in its declaration: its uses now refer to nothing (a variable, not readonly)
+    text = text.replace('param P7 =', 'param Q7 =');
+    c.change(u, 2, [{ text }]);
+    const d = await c.request<{ resultId: string; edits: { start: number; deleteCount: number; data: number[] }[] }>('textDocument/semanticTokens/full/delta', { textDocument: { uri: u }, previousResultId: full.resultId });
+    assert.equal(d.edits.length, 1);
+    const e = d.edits[0];
+    assert.ok(e.start > 0 && e.start + e.deleteCount < full.data.length, JSON.stringify(e));
+    // the edited declaration's 4 tokens, the 7 of the layout whose use of `P7` now resolves differently
+    // (punctuation has none), and the token after them (its deltas start at the one before it)
+    assert.deepEqual([e.deleteCount, e.data.length], [5 * 12, 5 * 12]);
+    const data = full.data.slice();
+    data.splice(e.start, e.deleteCount, ...e.data);
+    const again = await c.request<{ resultId: string; data: number[] }>('textDocument/semanticTokens/full', { textDocument: { uri: u } });
+    assert.deepEqual(data, again.data);
+    // an unknown previous result: the full tokens
+    const unknown = await c.request<{ data: number[] }>('textDocument/semanticTokens/full/delta', { textDocument: { uri: u }, previousResultId: 'none' });
+    assert.deepEqual(unknown.data, again.data);
+  });
+
   test('the fixture: comments, free index symbols, handles', async () => {
     const got = await decode(uri, matmul);
     assert.equal(got[0], '# Grouped matmul:comment');

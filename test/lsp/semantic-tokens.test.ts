@@ -19,7 +19,7 @@ import { ChunkedParser } from '../../server/src/service/chunks.js';
 import { DocumentHistory, LayoutDocument } from '../../server/src/service/document.js';
 import { constructor as builtinConstructor, method as builtinMethod, primitive as builtinPrimitive } from '../../server/src/service/builtins.js';
 import { byKind, semanticTokens, tokenModifiers, tokenTypes, type SemanticToken, type SemanticType, type SemanticModifier } from '../../server/src/service/semantic-tokens.js';
-import { semanticTokens as lspSemanticTokens } from '../../server/src/lsp/semantic-tokens.js';
+import { semanticTokens as lspSemanticTokens, semanticTokensDelta as lspSemanticTokensDelta } from '../../server/src/lsp/semantic-tokens.js';
 import type { ServerContext } from '../../server/src/lsp/context.js';
 import { layoutFile } from '../../bench/support/lsp-files.js';
 
@@ -96,13 +96,30 @@ class Versions {
   private readonly parser = new ChunkedParser();
   private readonly history = new DocumentHistory();
   private version = 0;
+  /** the last result the client holds (a full one, or the one a delta's edits made) */
+  private held?: { id: string; data: number[] };
   check(text: string): void {
     const model = new LayoutDocument('file:///t.layout', ++this.version, text, this.parser, this.history);
     const doc = TextDocument.create('file:///t.layout', 'layout', this.version, text);
     const why = JSON.stringify(text.slice(0, 160));
     assert.deepEqual(semanticTokens(model), reference(model), why);
     const ctx = { snapshot: () => ({ doc, model }) } as unknown as ServerContext;
-    assert.deepEqual(lspSemanticTokens(ctx, { textDocument: { uri: 'file:///t.layout' } }).data, referenceEncoding(doc, model), why);
+    const textDocument = { uri: 'file:///t.layout' };
+    const expected = referenceEncoding(doc, model);
+    // a delta against what the client holds (deltas in a row; every third version a full result too)
+    if (this.held) {
+      const r = lspSemanticTokensDelta(ctx, { textDocument, previousResultId: this.held.id });
+      assert.ok('edits' in r, why);
+      const data = this.held.data.slice();
+      for (const e of [...r.edits].sort((a, b) => b.start - a.start)) data.splice(e.start, e.deleteCount, ...(e.data ?? []));
+      assert.deepEqual(data, expected, `delta, version ${this.version}: ${why}`);
+      this.held = { id: r.resultId!, data };
+    }
+    if (!this.held || this.version % 3 === 0) {
+      const full = lspSemanticTokens(ctx, { textDocument });
+      assert.deepEqual(full.data, expected, why);
+      this.held = { id: full.resultId!, data: full.data };
+    }
   }
 }
 

@@ -39,7 +39,7 @@ import { definition } from './definition.js';
 import { references } from './references.js';
 import { documentHighlights } from './document-highlights.js';
 import { prepareRename, rename } from './rename.js';
-import { semanticTokens, legend } from './semantic-tokens.js';
+import { semanticTokens, semanticTokensDelta, legend } from './semantic-tokens.js';
 import { formatting } from './formatting.js';
 import { completion } from './completion.js';
 import { signatureHelp } from './signature-help.js';
@@ -275,7 +275,7 @@ export function startServer(connection: Connection, options: { initialized?: () 
         renameProvider: { prepareProvider: true },
         documentSymbolProvider: { label: 'Layout' },
         workspaceSymbolProvider: true,
-        semanticTokensProvider: { legend, full: true },
+        semanticTokensProvider: { legend, full: { delta: true } },
         documentFormattingProvider: true,
         foldingRangeProvider: true,
         codeActionProvider: { codeActionKinds: [CodeActionKind.QuickFix, CodeActionKind.Source] },
@@ -399,6 +399,7 @@ export function startServer(connection: Connection, options: { initialized?: () 
   connection.onDocumentSymbol(safe('documentSymbol', documentSymbols, null));
   connection.onWorkspaceSymbol(safe('workspaceSymbol', workspaceSymbols, []));
   connection.languages.semanticTokens.on(safe('semanticTokens', semanticTokens, { data: [] }));
+  connection.languages.semanticTokens.onDelta(safe('semanticTokensDelta', semanticTokensDelta, { data: [] }));
   connection.onDocumentFormatting(safe('formatting', formatting, []));
   connection.onFoldingRanges(safe('foldingRange', foldingRanges, null));
   connection.onCodeAction(safe('codeAction', codeActions, null));
