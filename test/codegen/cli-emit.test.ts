@@ -49,6 +49,17 @@ test('--kernel emits one block; a block for another target is an error and write
   assert.equal(existsSync(join(dir, 'two')), false);
 });
 
+test('a kernel without a template clause: the parser\'s one error, as `layout check` lists it, and nothing written', () => {
+  writeFileSync(join(dir, 'nt.layout'), 'param M = 4\nlayout A = OrderBy(Row(M, 4))\nkernel k target cuda {\n  a = A[i, j]\n}\n');
+  assert.deepEqual(emit('nt.layout', { kernel: 'k', out: 'nt' }), {
+    code: 1, out: [],
+    err: ['nt.layout:3:21: error: expected \'template "PATH"\' or \'builtin NAME\' after \'cuda\' [parse/expected-token]', 'layout: 1 error; nothing written'],
+  });
+  assert.equal(existsSync(join(dir, 'nt')), false);
+  // forced: still that one error (there is nothing to emit), not "no block"
+  assert.deepEqual(emit('nt.layout', { kernel: 'k', out: 'nt', force: true }).err.at(-1), 'layout: 1 error; nothing written');
+});
+
 test('a file with no block for the target: exit 1 with a reason', () => {
   assert.deepEqual(emit('matmul.layout', { target: 'cuda', out: 'none' }), { code: 1, out: [], err: ['layout: matmul.layout has no cuda blocks to emit'] });
 });

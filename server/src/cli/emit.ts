@@ -113,9 +113,10 @@ export function runEmit(file: string, opts: EmitCliOptions, io: CliIo): number {
   const shownDiagnostics = dedupe([...blockers, ...(blockers.length > 0 && !opts.force ? own : result.diagnostics)]);
   for (const d of shownDiagnostics) io.err(formatLine(toJson(shown, lines, d)));
   const emitErrors = result.diagnostics.filter((d) => d.severity === 'error').length;
-  if (emitErrors > 0 || (blockers.length > 0 && !opts.force)) {
+  // (forced, an error that leaves nothing to emit, such as a kernel without a template clause, still stops it)
+  if (emitErrors > 0 || (blockers.length > 0 && (!opts.force || result.files.length === 0))) {
     const errors = shownDiagnostics.filter((d) => d.severity === 'error').length;
-    const hint = emitErrors === 0 ? ' (--force emits anyway, marking the files)' : '';
+    const hint = emitErrors === 0 && result.files.length > 0 && !opts.force ? ' (--force emits anyway, marking the files)' : '';
     io.err(`layout: ${errors} error${errors === 1 ? '' : 's'}; nothing written${hint}`);
     return 1;
   }

@@ -334,10 +334,9 @@ export function kernelEmitDiagnostics(decl: KernelDecl, ctx: Pick<KernelContext,
 /** Emits one kernel block. Never throws; a kernel with an error diagnostic emits no file. */
 export function emitKernel(decl: KernelDecl, ctx: KernelContext, access: TemplateAccess): KernelEmit {
   const name = decl.name.name;
+  // (a kernel without a template clause is a syntax error, the parser's: `layout check` lists that
+  // one error, and so does emit, which writes nothing for a file with one)
   const { diagnostics, evaluable, ext: templateExt } = kernelTemplateCheck(decl, ctx, access);
-  if (!decl.template) {
-    diagnostics.push({ code: 'kernel/no-template', severity: 'error', message: `kernel ${name} names no template: add \`template "FILE"\` or \`builtin NAME\``, range: decl.name.range });
-  }
   if (!evaluable) return { files: [], diagnostics };
   const { template, target } = evaluable;
   const evaluation = evaluateKernel(decl, evaluable, ctx);
