@@ -63,8 +63,8 @@ export interface AnalysisRunner {
   /** workers terminated and replaced so far (a hang, a crash or a timeout; never for a cancel that is answered) */
   readonly restarts: number;
   /**
-   * Starts the worker ahead of the first job (the server calls it once `initialize` is answered, so
-   * that loading the worker's code does not compete with the answer); the first `run` starts it anyway.
+   * Starts the worker ahead of the first job (the server calls it as it starts: server.ts); the first
+   * `run` starts it anyway.
    */
   start(): void;
   /**
