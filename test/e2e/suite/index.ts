@@ -238,6 +238,39 @@ test('what layout emit would refuse is a diagnostic in the editor, at the bindin
   await vscode.commands.executeCommand('workbench.action.files.revert');
 });
 
+test('semantic tokens follow an edit: the uses of a renamed param are classified again (each declaration\'s tokens are kept across versions)', async () => {
+  const ed = await open('tokens.layout');
+  const doc = ed.document;
+  const legend = await vscode.commands.executeCommand<vscode.SemanticTokensLegend>('vscode.provideDocumentSemanticTokensLegend', doc.uri);
+  /** the classes of the tokens on `line`, as `text:type[.modifier]` */
+  const classes = async (line: number): Promise<string[]> => {
+    const t = await vscode.commands.executeCommand<vscode.SemanticTokens>('vscode.provideDocumentSemanticTokens', doc.uri);
+    const out: string[] = [];
+    let l = 0;
+    let c = 0;
+    for (let i = 0; t && i < t.data.length; i += 5) {
+      l += t.data[i];
+      c = t.data[i] ? t.data[i + 1] : c + t.data[i + 1];
+      const mods = legend.tokenModifiers.filter((_, k) => t.data[i + 4] & (1 << k));
+      if (l === line) out.push(`${doc.lineAt(l).text.slice(c, c + t.data[i + 2])}:${[legend.tokenTypes[t.data[i + 3]], ...mods].join('.')}`);
+    }
+    return out;
+  };
+  const before = await until('semantic tokens of tokens.layout', async () => ((await classes(2)).length ? classes(2) : undefined));
+  assertEqual(before, ['layout:keyword', 'A:type.declaration', '=:operator', 'OrderBy:class.defaultLibrary', 'Row:class.defaultLibrary', 'N:variable.readonly', 'N:variable.readonly'], 'line 3 before');
+  // N renamed at its declaration only: its uses on line 3 now name nothing (a plain variable)
+  assert(await ed.edit((e) => e.replace(new vscode.Range(1, 6, 1, 7), 'M')), 'the edit applies');
+  const after = await until('the uses of N reclassified', async () => {
+    const c = await classes(2);
+    return c.includes('N:variable') ? c : undefined;
+  }, 10_000);
+  assertEqual(after, ['layout:keyword', 'A:type.declaration', '=:operator', 'OrderBy:class.defaultLibrary', 'Row:class.defaultLibrary', 'N:variable', 'N:variable'], 'line 3 after');
+  // what the editor shows once its own requests (full/delta) are answered (test/out/semantic-after-edit.png, for a look)
+  await sleep(1500);
+  await driver({ shot: 'semantic-after-edit', dir: 'out' });
+  await vscode.commands.executeCommand('workbench.action.files.revert');
+});
+
 test('hover on a layout shows its expression', async () => {
   await requireCapability('hoverProvider');
   const ed = await open('hover.layout');
