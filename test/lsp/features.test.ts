@@ -267,8 +267,8 @@ describe('semantic tokens', () => {
   });
 
   test('full/delta over the protocol: an edit inside one declaration sends that declaration\'s tokens, and the edited result is the full one', async () => {
-    const caps = c.initializeResult.capabilities as { semanticTokensProvider: { full: { delta?: boolean } } };
-    assert.deepEqual(caps.semanticTokensProvider.full, { delta: true });
+    const caps = c.initializeResult.capabilities as { semanticTokensProvider: { full: { delta?: boolean }; range?: boolean } };
+    assert.deepEqual([caps.semanticTokensProvider.full, caps.semanticTokensProvider.range], [{ delta: true }, true]);
     const decls = Array.from({ length: 30 }, (_, k) => `param P${k} = ${k + 1}\nlayout L${k} = OrderBy(Row(P${k}, 4))\n`);
     let text = decls.join('');
     const u = c.uri('delta.layout');
@@ -291,6 +291,10 @@ describe('semantic tokens', () => {
     // an unknown previous result: the full tokens
     const unknown = await c.request<{ data: number[] }>('textDocument/semanticTokens/full/delta', { textDocument: { uri: u }, previousResultId: 'none' });
     assert.deepEqual(unknown.data, again.data);
+    // lines 4 and 5 (param P2, layout L2): those two declarations' tokens, encoded from the document's start
+    const r = await c.request<{ data: number[] }>('textDocument/semanticTokens/range', { textDocument: { uri: u }, range: R(4, 0, 6, 0) });
+    assert.deepEqual(r.data.length, 5 * (4 + 7));
+    assert.deepEqual(r.data.slice(0, 2), [4, 0]);
   });
 
   test('the fixture: comments, free index symbols, handles', async () => {

@@ -19,7 +19,7 @@ import { ChunkedParser } from '../../server/src/service/chunks.js';
 import { DocumentHistory, LayoutDocument } from '../../server/src/service/document.js';
 import { constructor as builtinConstructor, method as builtinMethod, primitive as builtinPrimitive } from '../../server/src/service/builtins.js';
 import { byKind, semanticTokens, tokenModifiers, tokenTypes, type SemanticToken, type SemanticType, type SemanticModifier } from '../../server/src/service/semantic-tokens.js';
-import { semanticTokens as lspSemanticTokens, semanticTokensDelta as lspSemanticTokensDelta } from '../../server/src/lsp/semantic-tokens.js';
+import { semanticTokens as lspSemanticTokens, semanticTokensDelta as lspSemanticTokensDelta, semanticTokensRange as lspSemanticTokensRange } from '../../server/src/lsp/semantic-tokens.js';
 import type { ServerContext } from '../../server/src/lsp/context.js';
 import { layoutFile } from '../../bench/support/lsp-files.js';
 
@@ -120,7 +120,36 @@ class Versions {
       assert.deepEqual(full.data, expected, why);
       this.held = { id: full.resultId!, data: full.data };
     }
+    // a range (some lines of the text): every token it gives is the full result's, and every token of
+    // the full result that starts in the range is among them
+    const lines = model.lines;
+    const first = (this.version * 7) % lines.lineCount;
+    const range = { start: { line: first, character: 0 }, end: { line: first + 1 + (this.version % 4), character: 0 } };
+    const got = decode(lspSemanticTokensRange(ctx, { textDocument, range }).data);
+    const all = decode(expected);
+    const key = (t: number[]) => t.join(',');
+    const inFull = new Set(all.map(key));
+    for (const t of got) assert.ok(inFull.has(key(t)), `range token ${key(t)} not in the full result: ${why}`);
+    const [from, to] = [lines.offset(range.start), lines.offset(range.end)];
+    const inRange = new Set(got.map(key));
+    for (const t of all) {
+      const at = lines.offset({ line: t[0], character: t[1] });
+      if (at >= from && at < to) assert.ok(inRange.has(key(t)), `full token ${key(t)} in lines ${first}-${range.end.line} missing from the range result: ${why}`);
+    }
   }
+}
+
+/** encoded tokens as [line, character, length, type, modifiers] each */
+function decode(data: readonly number[]): number[][] {
+  const out: number[][] = [];
+  let line = 0;
+  let ch = 0;
+  for (let i = 0; i < data.length; i += 5) {
+    line += data[i];
+    ch = data[i] ? data[i + 1] : ch + data[i + 1];
+    out.push([line, ch, data[i + 2], data[i + 3], data[i + 4]]);
+  }
+  return out;
 }
 
 const root = join(import.meta.dirname, '../..');

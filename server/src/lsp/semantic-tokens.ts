@@ -1,5 +1,5 @@
-// textDocument/semanticTokens/full and full/delta: names classified by what they refer to.
-import type { SemanticTokens, SemanticTokensDelta, SemanticTokensDeltaParams, SemanticTokensLegend, SemanticTokensParams } from 'vscode-languageserver';
+// textDocument/semanticTokens/full, full/delta and range: names classified by what they refer to.
+import type { SemanticTokens, SemanticTokensDelta, SemanticTokensDeltaParams, SemanticTokensLegend, SemanticTokensParams, SemanticTokensRangeParams } from 'vscode-languageserver';
 import type { DocumentHistory, LayoutDocument } from '../service/document.js';
 import { semanticTokenRuns, tokenModifiers, tokenTypes } from '../service/semantic-tokens.js';
 import type { ServerContext } from './context.js';
@@ -79,6 +79,21 @@ export function semanticTokensDelta(ctx: ServerContext, p: SemanticTokensDeltaPa
   const start = last.at[pre];
   const r = remember(s.model, e, undefined);
   return { resultId: r.resultId, edits: [{ start, deleteCount: oldEnd - start, data }] };
+}
+
+/**
+ * The tokens of the declarations that overlap `range` (an editor asks for its visible lines while a
+ * large file's full result is not there yet): the chunks outside it are neither classified nor
+ * encoded. Encoded as a full result is (from the document's start); not a base for deltas.
+ */
+export function semanticTokensRange(ctx: ServerContext, p: SemanticTokensRangeParams): SemanticTokens {
+  const s = ctx.snapshot(p.textDocument.uri);
+  if (!s) return { data: [] };
+  const lines = s.model.lines;
+  const runs = semanticTokenRuns(s.model, { start: lines.offset(p.range.start), end: lines.offset(p.range.end) });
+  const data: number[] = [];
+  new Encoder(s.model, runs).encode(0, runs.length, 0, 0, data);
+  return { data };
 }
 
 /** Keeps `e`'s runs as the document's last result; returns the result with its id. */

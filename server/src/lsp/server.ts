@@ -39,7 +39,7 @@ import { definition } from './definition.js';
 import { references } from './references.js';
 import { documentHighlights } from './document-highlights.js';
 import { prepareRename, rename } from './rename.js';
-import { semanticTokens, semanticTokensDelta, legend } from './semantic-tokens.js';
+import { semanticTokens, semanticTokensDelta, semanticTokensRange, legend } from './semantic-tokens.js';
 import { formatting } from './formatting.js';
 import { completion } from './completion.js';
 import { signatureHelp } from './signature-help.js';
@@ -281,7 +281,7 @@ export function startServer(connection: Connection, options: { initialized?: () 
         renameProvider: { prepareProvider: true },
         documentSymbolProvider: { label: 'Layout' },
         workspaceSymbolProvider: true,
-        semanticTokensProvider: { legend, full: { delta: true } },
+        semanticTokensProvider: { legend, full: { delta: true }, range: true },
         documentFormattingProvider: true,
         foldingRangeProvider: true,
         codeActionProvider: { codeActionKinds: [CodeActionKind.QuickFix, CodeActionKind.Source] },
@@ -405,6 +405,7 @@ export function startServer(connection: Connection, options: { initialized?: () 
   connection.onWorkspaceSymbol(safe('workspaceSymbol', workspaceSymbols, []));
   connection.languages.semanticTokens.on(safe('semanticTokens', semanticTokens, { data: [] }));
   connection.languages.semanticTokens.onDelta(safe('semanticTokensDelta', semanticTokensDelta, { data: [] }));
+  connection.languages.semanticTokens.onRange(safe('semanticTokensRange', semanticTokensRange, { data: [] }));
   connection.onDocumentFormatting(safe('formatting', formatting, []));
   connection.onFoldingRanges(safe('foldingRange', foldingRanges, null));
   connection.onCodeAction(safe('codeAction', codeActions, null));

@@ -7,7 +7,7 @@
 // 41 in process; 11 in process with the chunks kept: `bench/lsp-vs-mlir.ts`).
 import type * as ast from '../../../grammar/src/ast.js';
 import { children as childrenOf } from '../../../grammar/src/ast.js';
-import type { LayoutDocument } from './document.js';
+import type { LayoutDocument, ParsedChunk } from './document.js';
 import { method as builtinMethod, primitive as builtinPrimitive } from './builtins.js';
 import type { SymbolDef, SymbolKind, SymbolRef } from './symbols.js';
 import { Lex, Lib, lexPiece } from './lexed-pieces.js';
@@ -88,16 +88,19 @@ export function forEachSemanticToken(doc: LayoutDocument, emit: (start: number, 
 /**
  * The classified tokens in runs, in source order: each run's tokens as `ChunkTokens.data` gives them,
  * offsets relative to its `base` (one run per chunk of a chunked document; the whole text otherwise).
+ * With `span` (offsets, end excluded), only the chunks that overlap it (an editor's visible lines): the
+ * others are neither classified nor read.
  */
-export function semanticTokenRuns(doc: LayoutDocument): { base: number; data: readonly number[] }[] {
+export function semanticTokenRuns(doc: LayoutDocument, span?: { start: number; end: number }): { base: number; data: readonly number[] }[] {
   const ix = doc.symbols;
-  const chunks = doc.chunks();
+  const all = doc.chunks();
+  const { chunks, firstUnit } = all && span ? overlapping(all, span, doc.text.length) : { chunks: all, firstUnit: 0 };
   // parsed whole (too many syntax errors): one run, nothing kept
   if (!chunks) return [{ base: 0, data: classify(doc.text, doc.file.decls, 0, [...ix.defs].sort((x, y) => x.range.start - y.range.start), ix.refs) }];
   const kept = doc.history?.semanticTokens;
   const units = ix.resolution.units();
   const out: { base: number; data: readonly number[] }[] = [];
-  let u = 0;
+  let u = firstUnit;
   for (const { chunk, base } of chunks) {
     const n = chunk.decls.length;
     let c = kept?.get(chunk);
@@ -111,6 +114,25 @@ export function semanticTokenRuns(doc: LayoutDocument): { base: number; data: re
     u += n;
   }
   return out;
+}
+
+/**
+ * The chunks that overlap `span` (consecutive; an empty span overlaps the chunk it is in), and the index
+ * (into the resolution's units) of the first one's first declaration.
+ */
+function overlapping(all: { chunk: ParsedChunk; base: number }[], span: { start: number; end: number }, length: number): { chunks: { chunk: ParsedChunk; base: number }[]; firstUnit: number } {
+  const chunks: { chunk: ParsedChunk; base: number }[] = [];
+  let unit = 0;
+  let firstUnit = 0;
+  for (let k = 0; k < all.length; k++) {
+    const end = k + 1 < all.length ? all[k + 1].base : length;
+    if (end > span.start && all[k].base < Math.max(span.end, span.start + 1)) {
+      if (chunks.length === 0) firstUnit = unit;
+      chunks.push(all[k]);
+    }
+    unit += all[k].chunk.decls.length;
+  }
+  return { chunks, firstUnit };
 }
 
 function sameUnits(was: readonly object[], units: readonly object[], from: number, n: number): boolean {
