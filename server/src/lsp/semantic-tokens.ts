@@ -30,12 +30,16 @@ let nextId = 1;
 /** The whole file's tokens (and, for a document with a history, what a later delta starts from). */
 export function semanticTokens(ctx: ServerContext, p: SemanticTokensParams): SemanticTokens {
   const s = ctx.snapshot(p.textDocument.uri);
-  if (!s) return { data: [] };
-  const runs = semanticTokenRuns(s.model);
-  const e = new Encoder(s.model, runs);
+  return s ? fullTokens(s.model) : { data: [] };
+}
+
+/** `semanticTokens` of a snapshot (also the main thread's warm-up's: warm-main.ts). */
+export function fullTokens(doc: LayoutDocument): SemanticTokens {
+  const runs = semanticTokenRuns(doc);
+  const e = new Encoder(doc, runs);
   const data: number[] = [];
   e.encode(0, runs.length, 0, 0, data);
-  return remember(s.model, e, data);
+  return remember(doc, e, data);
 }
 
 /**
@@ -50,7 +54,7 @@ export function semanticTokensDelta(ctx: ServerContext, p: SemanticTokensDeltaPa
   const s = ctx.snapshot(p.textDocument.uri);
   if (!s) return { data: [] };
   const last = s.model.history ? sent.get(s.model.history) : undefined;
-  if (!last || last.id !== p.previousResultId) return semanticTokens(ctx, p);
+  if (!last || last.id !== p.previousResultId) return fullTokens(s.model);
   const runs = semanticTokenRuns(s.model);
   const e = new Encoder(s.model, runs);
   const old = last.runs;

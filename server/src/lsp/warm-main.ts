@@ -7,7 +7,7 @@ import { ChunkedParser } from '../service/chunks.js';
 import { completion } from '../service/completion.js';
 import { outline } from '../service/outline.js';
 import { foldingRanges } from '../service/folding.js';
-import { forEachSemanticToken } from '../service/semantic-tokens.js';
+import { fullTokens } from './semantic-tokens.js';
 import { DocumentHistory, LayoutDocument } from '../service/document.js';
 import { hover } from '../service/hover.js';
 import { withoutHoverCache } from '../service/hover-cache.js';
@@ -49,7 +49,7 @@ export function warmMainFirstStage(stop: () => boolean, onStep?: (step: number) 
       // what an editor asks for along with its didOpen (VS Code: symbols, folding, semantic tokens)
       case 2: outline(doc!.file, doc!.text); break;
       case 3: foldingRanges(doc!.file, doc!.text, doc!.lines); break;
-      default: forEachSemanticToken(doc!, () => undefined); doc = undefined;
+      default: fullTokens(doc!); doc = undefined;
     }
   }, { stop, afterIo: true });
 }
