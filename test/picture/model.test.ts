@@ -1,10 +1,11 @@
-// The layout picture model (server/src/picture/model.ts, shared by the webview and `layout show`): payload checks, placement, windows, SVG.
+// The layout picture model (server/src/picture/model.ts, shared by the webview and `layout show`) and its payload checks (payload.ts): placement, windows, SVG.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import {
-  buildModel, checkPicture, clampView, describeCell, gridAxes, gridSize, groupColor, initialView, LABEL_LIMIT, place,
+  buildModel, clampView, describeCell, gridAxes, gridSize, groupColor, initialView, LABEL_LIMIT, place,
 } from '../../server/src/picture/model.js';
+import { checkPicture } from '../../server/src/picture/payload.js';
 import type { LayoutPicture } from '../../server/src/lsp/protocol.js';
 import { rowMajor, tiled } from '../client/fixtures.js';
 import { toSvg } from '../../server/src/picture/svg.js';

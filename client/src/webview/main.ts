@@ -2,7 +2,8 @@
 // It draws what server/src/picture/ computes (the same model as `layout show`), shows a tooltip per cell
 // (kept inside the panel), offers the colourings, a zoom, and a control per param to draw at other
 // (small) values, and talks to the extension through postMessage (see client/src/picture/messages.ts).
-import { buildModel, checkPicture, clampView, colorOf, describe, initialView, isTiled, levelsOf, SCALES, tipPosition, zoom } from '../../../server/src/picture/model.js';
+import { buildModel, clampView, colorOf, describe, initialView, isTiled, levelsOf, SCALES, tipPosition, zoom } from '../../../server/src/picture/model.js';
+import { checkPicture } from '../../../server/src/picture/payload.js';
 import type { ColorBy, DrawModel, ViewState } from '../../../server/src/picture/model.js';
 import { toSvg } from '../../../server/src/picture/svg.js';
 import type { ToExtension, ToWebview } from '../picture/messages.js';
