@@ -15,6 +15,7 @@ import { SemanticTokensBuilder } from 'vscode-languageserver';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import type * as ast from '../../grammar/src/ast.js';
 import { children as childrenOf } from '../../grammar/src/ast.js';
+import { MAX_DIAGNOSTICS } from '../../grammar/src/parse-limits.js';
 import { ChunkedParser } from '../../server/src/service/chunks.js';
 import { DocumentHistory, LayoutDocument } from '../../server/src/service/document.js';
 import { constructor as builtinConstructor, method as builtinMethod, primitive as builtinPrimitive } from '../../server/src/service/builtins.js';
@@ -158,6 +159,17 @@ const layoutFiles = execFileSync('git', ['ls-files', '*.layout'], { cwd: root, e
 test('semantic tokens: as the obvious construction gives them, on every .layout file of the repository and the benchmark file', () => {
   assert.ok(layoutFiles.length >= 40, String(layoutFiles.length));
   for (const text of [...layoutFiles, layoutFile(300)]) new Versions().check(text);
+});
+
+test('semantic tokens: a file with more syntax errors than a chunked parse keeps (parsed whole, one run), as the obvious construction gives them', () => {
+  const broken = Array.from({ length: MAX_DIAGNOSTICS + 20 }, (_, k) => `layout B${k} = OrderBy(Row(N, (\n`).join('');
+  const text = `param N = 4\nperm p(n)[i] = n - 1 - i\nlayout A = OrderBy(GenP([N], p(N))).TileBy([N])\n${broken}`;
+  const model = new LayoutDocument('file:///t.layout', 1, text, new ChunkedParser(), new DocumentHistory());
+  assert.equal(model.chunks(), undefined);
+  assert.ok(model.parseDiagnostics.length >= MAX_DIAGNOSTICS);
+  const v = new Versions();
+  v.check(text);
+  v.check(text.replace('param N = 4', 'const N = 4'));
 });
 
 test('semantic tokens: as the obvious construction gives them, version after version of random edits (kept pieces, moved chunks, broken text, CR and CRLF)', () => {

@@ -1,5 +1,6 @@
 // textDocument/semanticTokens/full, full/delta and range: names classified by what they refer to.
 import type { SemanticTokens, SemanticTokensDelta, SemanticTokensDeltaParams, SemanticTokensLegend, SemanticTokensParams, SemanticTokensRangeParams } from 'vscode-languageserver';
+import type { LineIndex } from '../../../grammar/src/line-index.js';
 import type { DocumentHistory, LayoutDocument } from '../service/document.js';
 import { semanticTokenRuns, tokenModifiers, tokenTypes } from '../service/semantic-tokens.js';
 import type { ServerContext } from './context.js';
@@ -39,7 +40,7 @@ export function fullTokens(doc: LayoutDocument): SemanticTokens {
   const e = new Encoder(doc, runs);
   const data: number[] = [];
   e.encode(0, runs.length, 0, 0, data);
-  return remember(doc, e, data);
+  return { resultId: remember(doc, e), data };
 }
 
 /**
@@ -81,8 +82,7 @@ export function semanticTokensDelta(ctx: ServerContext, p: SemanticTokensDeltaPa
     e.moveSuffix(last, suf, e.first[n - suf] - last.first[m - suf], data.length - (oldEnd - last.at[pre]));
   }
   const start = last.at[pre];
-  const r = remember(s.model, e, undefined);
-  return { resultId: r.resultId, edits: [{ start, deleteCount: oldEnd - start, data }] };
+  return { resultId: remember(s.model, e), edits: [{ start, deleteCount: oldEnd - start, data }] };
 }
 
 /**
@@ -100,11 +100,11 @@ export function semanticTokensRange(ctx: ServerContext, p: SemanticTokensRangePa
   return { data };
 }
 
-/** Keeps `e`'s runs as the document's last result; returns the result with its id. */
-function remember(doc: LayoutDocument, e: Encoder, data: number[] | undefined): SemanticTokens {
+/** Keeps `e`'s runs as the document's last result; returns the result's id. */
+function remember(doc: LayoutDocument, e: Encoder): string {
   const id = String(nextId++);
   if (doc.history) sent.set(doc.history, { id, runs: e.runs, at: e.at, first: e.first, endLine: e.endLine, endChar: e.endChar });
-  return { resultId: id, data: data ?? [] };
+  return id;
 }
 
 /**
@@ -118,9 +118,11 @@ class Encoder {
   readonly first: Int32Array;
   readonly endLine: Int32Array;
   readonly endChar: Int32Array;
+  private readonly lines: LineIndex;
   private readonly starts: readonly number[];
 
   constructor(doc: LayoutDocument, readonly runs: readonly Run[]) {
+    this.lines = doc.lines;
     this.starts = doc.lines.lineStarts();
     this.at = new Int32Array(runs.length + 1);
     this.first = new Int32Array(runs.length);
@@ -131,8 +133,7 @@ class Encoder {
   /** runs `from` to `to` (excluded) onto `out`, the first token's deltas from (`prevLine`, `prevChar`) */
   encode(from: number, to: number, prevLine: number, prevChar: number, out: number[]): void {
     const starts = this.starts;
-    const base0 = from < this.runs.length ? this.runs[from].base : 0;
-    let line = lineOf(starts, base0);
+    let line = this.lines.position(from < this.runs.length ? this.runs[from].base : 0).line;
     const at0 = this.at[from] - out.length;
     for (let k = from; k < to; k++) {
       const { base, data: t } = this.runs[k];
@@ -188,16 +189,4 @@ class Encoder {
       this.endChar[k] = this.endChar[k - 1];
     }
   }
-}
-
-/** the line that contains `offset` (a binary search of the line starts) */
-function lineOf(starts: readonly number[], offset: number): number {
-  let lo = 0;
-  let hi = starts.length - 1;
-  while (lo < hi) {
-    const mid = (lo + hi + 1) >>> 1;
-    if (starts[mid] <= offset) lo = mid;
-    else hi = mid - 1;
-  }
-  return lo;
 }

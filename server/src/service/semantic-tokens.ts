@@ -96,9 +96,12 @@ export function semanticTokenRuns(doc: LayoutDocument, span?: { start: number; e
   const all = doc.chunks();
   const { chunks, firstUnit } = all && span ? overlapping(all, span, doc.text.length) : { chunks: all, firstUnit: 0 };
   // parsed whole (too many syntax errors): one run, nothing kept
-  if (!chunks) return [{ base: 0, data: classify(doc.text, doc.file.decls, 0, [...ix.defs].sort((x, y) => x.range.start - y.range.start), ix.refs) }];
-  const kept = doc.history?.semanticTokens;
   const units = ix.resolution.units();
+  if (!chunks) {
+    const { defs, refs } = ix.symbolsOf(units);
+    return [{ base: 0, data: classify(doc.text, doc.file.decls, 0, defs, refs) }];
+  }
+  const kept = doc.history?.semanticTokens;
   const out: { base: number; data: readonly number[] }[] = [];
   let u = firstUnit;
   for (const { chunk, base } of chunks) {

@@ -81,12 +81,7 @@ export class SymbolIndex {
   get refs(): SymbolRef[] {
     if (!this._refs) {
       const out: SymbolRef[] = [];
-      for (const [use, d] of this.resolution.refs) {
-        const def = this.defOf(d);
-        if (!def) continue;
-        if (def.kind === 'free' && use.range.start === def.range.start) continue; // the stand-in declaration
-        out.push({ name: d.name, range: use.range, def });
-      }
+      for (const [use, d] of this.resolution.refs) this.pushRef(out, use, d);
       this._refs = out.sort((a, b) => a.range.start - b.range.start);
     }
     return this._refs;
@@ -112,16 +107,15 @@ export class SymbolIndex {
       }
     }
     const refs: SymbolRef[] = [];
-    for (const u of units) {
-      for (let k = 0; k < u.uses.length; k += 2) {
-        const use = u.uses[k] as NameUse;
-        const d = u.uses[k + 1] as Definition;
-        const def = this.defOf(d);
-        if (!def || (def.kind === 'free' && use.range.start === def.range.start)) continue; // (as `refs`)
-        refs.push({ name: d.name, range: use.range, def });
-      }
-    }
+    for (const u of units) for (let k = 0; k < u.uses.length; k += 2) this.pushRef(refs, u.uses[k] as NameUse, u.uses[k + 1] as Definition);
     return { defs: defs.sort((x, y) => x.range.start - y.range.start), refs: refs.sort((a, b) => a.range.start - b.range.start) };
+  }
+
+  /** `use` of `d` as a symbol reference onto `out`; none for a built-in or a free index's stand-in declaration */
+  private pushRef(out: SymbolRef[], use: NameUse, d: Definition): void {
+    const def = this.defOf(d);
+    if (!def || (def.kind === 'free' && use.range.start === def.range.start)) return;
+    out.push({ name: d.name, range: use.range, def });
   }
 
   /** file-wide names; the first declaration of a name wins */
