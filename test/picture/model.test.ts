@@ -160,7 +160,8 @@ test('groupColor: distinct neighbours, valid hsl', () => {
 
 // ------------------------------------------------------------- levels, colours, boundaries, problems
 
-import { colorKey, colorOf, describe, orderColor, rgbOf, tileAt, tipPosition, zoom, type DrawModel } from '../../server/src/picture/model.js';
+import { colorKey, colorOf, describe, orderColor, tileAt, tipPosition, zoom, type DrawModel } from '../../server/src/picture/model.js';
+import { rgbOf } from '../../server/src/picture/text.js';
 import { toText } from '../../server/src/picture/text.js';
 
 /** A 3-level tiling of an 8 x 8 row-major matrix: 2 x 2 blocks of 2 x 2 tiles of 2 x 2 (ti, tj, ui, uj, i, j). */

@@ -483,28 +483,3 @@ export function tipPosition(at: { x: number; y: number }, tip: { width: number; 
   top = Math.max(0, Math.min(top, viewport.height - tip.height));
   return { left, top };
 }
-
-/** `hsl(h, s%, l%)` (as groupColor and orderColor print it) or `#rrggbb` to [r, g, b]. */
-export function rgbOf(color: string): [number, number, number] {
-  const hex = /^#([0-9a-f]{2})([0-9a-f]{2})([0-9a-f]{2})$/i.exec(color);
-  if (hex) return [parseInt(hex[1], 16), parseInt(hex[2], 16), parseInt(hex[3], 16)];
-  const m = /^hsl\((\d+(?:\.\d+)?), (\d+(?:\.\d+)?)%, (\d+(?:\.\d+)?)%\)$/.exec(color);
-  if (!m) return [255, 255, 255];
-  const h = Number(m[1]) / 360;
-  const s = Number(m[2]) / 100;
-  const l = Number(m[3]) / 100;
-  const q = l < 0.5 ? l * (1 + s) : l + s - l * s;
-  const pp = 2 * l - q;
-  const f = (t: number) => {
-    t = ((t % 1) + 1) % 1;
-    if (t < 1 / 6) return pp + (q - pp) * 6 * t;
-    if (t < 1 / 2) return q;
-    if (t < 2 / 3) return pp + (q - pp) * (2 / 3 - t) * 6;
-    return pp;
-  };
-  return [f(h + 1 / 3), f(h), f(h - 1 / 3)].map((x) => Math.round(x * 255)) as [number, number, number];
-}
-
-export function escapeXml(s: string): string {
-  return s.replace(/[&<>"']/g, (ch) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' })[ch]!);
-}

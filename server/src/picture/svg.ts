@@ -2,7 +2,7 @@
 // extension exports it, `layout show --svg` writes it. Only presentation attributes, no `style`
 // attributes, so it renders under the webview's strict Content-Security-Policy.
 import type { LayoutPicture } from '../lsp/protocol.js';
-import { describe, escapeXml, initialView, type DrawModel, type ViewState } from './model.js';
+import { describe, initialView, type DrawModel, type ViewState } from './model.js';
 
 export const MARGIN = 28;
 const LINE = 16;
@@ -78,4 +78,8 @@ export function toSvg(m: DrawModel, p: LayoutPicture, opts: SvgOptions = {}): st
   }
   out.push('</svg>');
   return out.join('\n');
+}
+
+function escapeXml(s: string): string {
+  return s.replace(/[&<>"']/g, (ch) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' })[ch]!);
 }
