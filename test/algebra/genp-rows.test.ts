@@ -56,3 +56,33 @@ test('row-at-a-time: the usual bodies, cancellation at row starts', () => {
   let polls = 0;
   assert.deepEqual(A.checkGenP(antidiag(64), env, { pollEvery: 1000, shouldStop: () => ++polls === 2 }), { kind: 'cancelled', checked: 2048 });
 });
+
+test('a GenP check stopped again and again and resumed from its progress says what one uninterrupted check says (property)', () => {
+  fc.assert(fc.property(body, fc.integer({ min: 1, max: 6 }), fc.integer({ min: 1, max: 12 }), fc.boolean(), fc.boolean(), fc.integer({ min: 1, max: 20 }), (e, rows, cols, withInverse, byRow, pollEvery) => {
+    const g = A.GenP([rows, cols], { indexNames: ['i', 'j'], body: e },
+      withInverse ? { argName: 'x', results: [floorDiv(x, int(cols)), mod(x, int(cols))] } : undefined, 'g');
+    const env = new Map([['n', BigInt(cols)]]);
+    const whole = A.checkGenP(g, env, { rows: byRow });
+    const progress: A.GenPProgress = {};
+    let r: A.GenPCheck;
+    let calls = 0;
+    const checked: number[] = [];
+    // every poll stops it: each call enumerates at most pollEvery (or a row) more points
+    do {
+      r = A.checkGenP(g, env, { rows: byRow, pollEvery, shouldStop: () => true, progress });
+      calls++;
+      if (r.kind === 'cancelled') checked.push(r.checked);
+    } while (r.kind === 'cancelled' && calls < 1000);
+    assert.deepEqual(r, whole);
+    assert.equal(progress.at, undefined, 'a finished check leaves no progress');
+    // it went forward every time
+    for (let k = 1; k < checked.length; k++) assert.ok(checked[k] > checked[k - 1]);
+  }), { numRuns: 400 });
+  // a progress of another shape (another GenP's) is not taken: the check starts over
+  const env = new Map([['n', 16n]]);
+  const progress: A.GenPProgress = {};
+  assert.equal(A.checkGenP(antidiag(64), env, { pollEvery: 1000, shouldStop: () => true, progress }).kind, 'cancelled');
+  assert.ok(progress.at);
+  const small = A.GenP([4, 4], { indexNames: ['i', 'j'], body: add(mul(i, int(4)), j) });
+  assert.deepEqual(A.checkGenP(small, env, { progress }), { kind: 'bijective', checked: 16 });
+});

@@ -34,6 +34,17 @@ export interface CheckBudget {
   pollEvery?: number;
   /** evaluate a row at a time (default); false: point by point (tests compare both) */
   rows?: boolean;
+  /**
+   * Where a cancelled check stopped: filled in when `shouldStop` stops it, and read by the next call
+   * given the same object (for the same GenP and env), which goes on from there instead of starting
+   * again. Cleared when a call finishes.
+   */
+  progress?: GenPProgress;
+}
+
+/** `CheckBudget.progress`: the points enumerated so far (`checkGenP`'s own state; opaque to callers). */
+export interface GenPProgress {
+  at?: { n: number; idx: Float64Array; seen: Uint32Array };
 }
 
 export const DEFAULT_CHECK_POINTS = 1 << 24;
@@ -65,9 +76,17 @@ export function checkGenP(genp: GenP, env: Env, budget: CheckBudget | number = {
   if (size > maxPoints) return searchBeyondBudget(fn, inv, dims, size, Math.min(maxPoints, MAX_PROBES));
 
   const rank = dims.length;
-  const idx = new Float64Array(rank);
+  const resume = b.progress?.at && b.progress.at.idx.length === rank && b.progress.at.seen.length === Math.ceil(size / 32) ? b.progress.at : undefined;
+  if (b.progress) b.progress.at = undefined;
+  const idx = resume ? resume.idx : new Float64Array(rank);
   const xv = new Float64Array(1);
-  const seen = new Uint32Array(Math.ceil(size / 32));
+  const seen = resume ? resume.seen : new Uint32Array(Math.ceil(size / 32));
+  const start = resume ? resume.n : 0;
+  /** the check stops here (`shouldStop`): where it was, for the next call */
+  const cancelled = (): GenPCheck => {
+    if (b.progress) b.progress.at = { n, idx, seen };
+    return { kind: 'cancelled', checked: n };
+  };
   const snapshot = () => Array.from(idx);
   const last = rank - 1;
   const rowLen = rank === 0 ? 1 : dims[last];
@@ -79,8 +98,8 @@ export function checkGenP(genp: GenP, env: Env, budget: CheckBudget | number = {
       row = undefined; // the scalar closures say what is wrong, at the first point
     }
   }
-  let n = 0;
-  let nextPoll = pollEvery;
+  let n = start;
+  let nextPoll = start + pollEvery;
   /** one point at idx (its value `v`): undefined when fine, else the outcome */
   const visit = (v: number): GenPCheck | undefined => {
     if (!(v >= 0 && v < size)) return { kind: 'out-of-range', idx: snapshot(), value: v, size };
@@ -99,10 +118,10 @@ export function checkGenP(genp: GenP, env: Env, budget: CheckBudget | number = {
   try {
     if (row) {
       // row by row: idx[0..last-1] fixed, idx[last] running
-      for (n = 0; n < size; n += rowLen) {
+      for (n = start; n < size; n += rowLen) {
         if (n >= nextPoll) {
           nextPoll += pollEvery * Math.ceil((n - nextPoll + 1) / pollEvery);
-          if (b.shouldStop?.()) return { kind: 'cancelled', checked: n };
+          if (b.shouldStop?.()) return cancelled();
         }
         let vals: Float64Array | undefined;
         try {
@@ -141,10 +160,10 @@ export function checkGenP(genp: GenP, env: Env, budget: CheckBudget | number = {
       }
       return { kind: 'bijective', checked: size };
     }
-    for (n = 0; n < size; n++) {
+    for (n = start; n < size; n++) {
       if (n === nextPoll) {
         nextPoll += pollEvery;
-        if (b.shouldStop?.()) return { kind: 'cancelled', checked: n };
+        if (b.shouldStop?.()) return cancelled();
       }
       const r = visit(fn(idx));
       if (r) return r;

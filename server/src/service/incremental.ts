@@ -68,7 +68,16 @@ export interface IncrementalOptions {
   onSyntax?: (diagnostics: Diagnostic[]) => void;
   /** the document's URI, for the kernel checks' template files */
   uri?: string;
+  /**
+   * polled during a GenP enumeration (with `shouldStop`): true ends the enumeration early, keeping
+   * where it was, and the run yields (`steps`); the next step goes on from there. For a caller that
+   * runs the analysis in slices on a thread that must keep answering requests.
+   */
+  shouldPause?: () => boolean;
 }
+
+/** `IncrementalAnalysis.steps`: yields where it can stop; `next(true)` stops it. */
+export type AnalysisSteps = Generator<void, IncrementalResult, boolean | undefined>;
 
 export interface IncrementalResult {
   diagnostics: Diagnostic[];
@@ -115,9 +124,25 @@ export class IncrementalAnalysis {
   }
 
   diagnose(text: string, options: IncrementalOptions = {}): IncrementalResult {
+    const steps = this.steps(text, options);
+    const stop = options.shouldStop;
+    let r = steps.next(false);
+    while (!r.done) r = steps.next(stop ? stop() : false);
+    return r.value;
+  }
+
+  /**
+   * `diagnose` in steps, for a caller that runs it a slice at a time (lsp/analysis-runner.ts): each
+   * `next(stop)` runs to the next point where the analysis can stop (before each declaration's work,
+   * each kernel, each slow rule's use; inside a GenP enumeration when `shouldPause` says so) and
+   * yields; `next(true)` there stops it as `shouldStop` does (the result is `cancelled`), `next(false)`
+   * goes on. The state it works on is this object's: one run at a time, and a run that was neither
+   * finished nor stopped is simply dropped (the next run starts from the last finished or stopped one).
+   */
+  *steps(text: string, options: IncrementalOptions = {}): AnalysisSteps {
     const budget = options.budget ?? DEFAULT_BUDGET;
     try {
-      return this.run(text, budget, options);
+      return yield* this.run(text, budget, options);
     } catch (e) {
       // a failure inside a rule or the elaborator (reported the whole-file way), or a bug here
       this.reset();
@@ -129,7 +154,7 @@ export class IncrementalAnalysis {
     }
   }
 
-  private run(text: string, budget: number, options: IncrementalOptions): IncrementalResult {
+  private *run(text: string, budget: number, options: IncrementalOptions): AnalysisSteps {
     const previous = this.parser.previous;
     const p = options.shouldStop ? this.parser.parse(text, options.shouldStop) : this.parser.parse(text);
     if (!p) return { diagnostics: [], cancelled: true, stats: { decls: 0, chunksParsed: 0, rechecked: 0, elaborated: 0, full: false } };
@@ -259,7 +284,7 @@ export class IncrementalAnalysis {
       // a kept result that asked about param names stays valid while the file's param names are the same
       const keep = d.kernel && !todo(d.index) && d.kernel.asked && (paramsChanged || full ? checker().valid(d.kernel) : true);
       if (!keep) {
-        if (stop?.()) return abandon();
+        if (yield) return abandon();
         try {
           const r = checker().check(k);
           d.kernel = { ...r, diagnostics: kept(r.diagnostics) };
@@ -289,10 +314,10 @@ export class IncrementalAnalysis {
       for (const n of placeholderParams(d.kernel!.evaluable!)) for (const k of definers.get(n) ?? []) roots.push(k);
     }
     const closure = new Set([...closureByName(roots, (d) => d.uses, (n) => definers.get(n))].map((d) => d.index));
-    if (stop?.()) return abandon();
+    if (yield) return abandon();
     const el = new Elaborator(resolution, {});
     for (const j of [...closure].sort((a, b) => a - b)) {
-      if (stop?.()) return abandon();
+      if (yield) return abandon();
       const d = decls[j].decl;
       const before = el.diagnostics.length;
       el.guardedDecl(d);
@@ -304,7 +329,7 @@ export class IncrementalAnalysis {
     const global: (Diagnostic[] | undefined)[] = rules.map(() => undefined);
     for (let ri = 0; ri < rules.length; ri++) {
       if (SLOW[ri] || !rules[ri].global) continue;
-      if (stop?.()) return abandon();
+      if (yield) return abandon();
       global[ri] = runRule(rules[ri].run, ctx).diagnostics;
     }
     // per declaration (declaration by declaration, so that a cancelled run keeps what it finished):
@@ -314,7 +339,7 @@ export class IncrementalAnalysis {
     for (const j of work) {
       const d = decls[j];
       if (!todo(j) && d.schedule !== undefined && !lacks(d, false)) continue;
-      if (stop?.()) return abandon();
+      if (yield) return abandon();
       const one: RuleContext = { ...ctx, decls: [d.decl] };
       for (let ri = 0; ri < rules.length; ri++) {
         if (SLOW[ri] || rules[ri].global) continue;
@@ -346,7 +371,7 @@ export class IncrementalAnalysis {
     if ((slowWork || evaluate.length > EVALUATIONS_STAGED) && options.onFast) options.onFast(detached(withKernels(combine(p.diagnostics, resolution.diagnostics, noisyNow(), global), kernels)));
     let evaluator: EvaluationContext | undefined;
     for (const d of evaluate) {
-      if (stop?.()) return abandon();
+      if (yield) return abandon();
       evaluator ??= { ...bindingEvaluator(el.model, []), file: p.file };
       let e: Emission | undefined;
       try {
@@ -367,8 +392,13 @@ export class IncrementalAnalysis {
       return new Set([...seen].map((d) => d.decl));
     };
     let cancelled = false;
-    rules.forEach((rule, ri) => {
-      if (!SLOW[ri] || cancelled) return;
+    // a slow rule stopped by `shouldPause` keeps its progress in `ctx.index` (a GenP enumeration goes
+    // on where it stopped) and runs again after the yield; stopped by `shouldStop`, the result is partial
+    const pause = options.shouldPause;
+    const slowCtx: RuleContext = pause ? { ...ctx, shouldStop: () => stop?.() === true || pause() } : ctx;
+    for (let ri = 0; ri < rules.length && !cancelled; ri++) {
+      const rule = rules[ri];
+      if (!SLOW[ri]) continue;
       for (const j of work) {
         const d = decls[j];
         if (!todo(j) && d.rules[ri] !== undefined) continue;
@@ -377,14 +407,18 @@ export class IncrementalAnalysis {
           d.rules[ri] = kept([]);
           continue;
         }
-        const r = runRule(rule.run, { ...ctx, decls: [d.decl] });
+        let r = runRule(rule.run, { ...slowCtx, decls: [d.decl] });
+        while (r.cancelled && pause && !stop?.()) {
+          if (yield) break;
+          r = runRule(rule.run, { ...slowCtx, decls: [d.decl] });
+        }
         if (r.cancelled) {
           cancelled = true;
           break;
         }
         d.rules[ri] = kept(r.diagnostics);
       }
-    });
+    }
     if (cancelled) this.state.partial = true;
     return {
       // ranges of their own: the AST's (syntax and name diagnostics hold some) move with later versions

@@ -65,8 +65,11 @@ export function checkUse(ctx: RuleContext, u: GenPUse, cache: Map<string, GenPCh
     if (!result) {
       const g = genpAt(u, sc, dims.map((d) => d!));
       if (!g) return { diagnostics: [] }; // not an integer function: the elaborator reports it
-      result = checkGenP(g, env, { maxPoints: ctx.budget, shouldStop: ctx.shouldStop });
+      let progress = ctx.index.genpProgress.get(key);
+      if (!progress) ctx.index.genpProgress.set(key, (progress = {}));
+      result = checkGenP(g, env, { maxPoints: ctx.budget, shouldStop: ctx.shouldStop, progress });
       if (result.kind === 'cancelled') return { diagnostics: [], cancelled: true };
+      ctx.index.genpProgress.delete(key);
       cache.set(key, result);
     }
     let points = 1;

@@ -2,7 +2,7 @@
 // elaborated model (values, origins, divisions, query uses, GenP uses) and evaluate it at the
 // scenarios of check/scenario.ts; they interpret no AST themselves.
 import type { ast, Diagnostic, Resolution } from '../../../../grammar/src/index.js';
-import type { GenPCheck } from '../../algebra/index.js';
+import type { GenPCheck, GenPProgress } from '../../algebra/index.js';
 import { ofDecl, type DeclParts, type Model } from '../elaborate-model.js';
 import type { Scenarios } from '../scenario.js';
 
@@ -40,6 +40,8 @@ export interface RuleContext {
 export class FileIndex {
   /** GenP check results of this run by `perm(args)[dims]` (the perm is the first of its name) */
   readonly genpResults = new Map<string, GenPCheck>();
+  /** where a stopped enumeration of the same key was (`CheckBudget.progress`): the next run goes on from there */
+  readonly genpProgress = new Map<string, GenPProgress>();
 }
 
 const checkedMemo = new WeakMap<readonly ast.Decl[], ReadonlySet<ast.Decl>>();
