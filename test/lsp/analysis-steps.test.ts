@@ -10,6 +10,8 @@ import type { Diagnostic } from '../../grammar/src/diagnostic.js';
 import { analyze } from '../../server/src/check/index.js';
 import { IncrementalAnalysis, type IncrementalOptions, type IncrementalResult } from '../../server/src/service/incremental.js';
 import { fileDiagnostics } from '../../server/src/service/kernel-checks.js';
+import { TextDocument } from 'vscode-languageserver-textdocument';
+import { SnapshotCache } from '../../server/src/lsp/context.js';
 import { root } from './harness.js';
 import { apply, edit } from './edits.js';
 
@@ -65,4 +67,79 @@ test('a GenP enumeration paused at every poll goes on where it stopped: one run,
   assert.ok(!stopped.result.diagnostics.some((d) => d.code.startsWith('genp/')));
   const again = b.diagnose(text, { budget: 1e6 });
   assert.deepEqual(plain(again.diagnostics), plain(result.diagnostics));
+});
+
+test('an analysis that reads the snapshots\' parse and name resolution (one parse per version) is the whole-file analysis, whatever versions the snapshots read meanwhile (property)', () => {
+  fc.assert(fc.property(fc.constantFrom(...examples.keys()), fc.array(fc.tuple(edit, fc.constantFrom('analyse', 'skip', 'stop-for-next', 'read-older')), { minLength: 1, maxLength: 8 }), fc.integer({ min: 1, max: 40 }), (k, plan, stopAt) => {
+    const snapshots = new SnapshotCache();
+    const uri = 'file:///shared.layout';
+    const a = new IncrementalAnalysis();
+    let text = examples[k];
+    let version = 1;
+    const docs: TextDocument[] = [TextDocument.create(uri, 'layout', version, text)];
+    /** runs the analysis of the latest version in steps, claiming its parse before each (as the runner does) */
+    const analyse = (doc: TextDocument, between?: () => void, at = Infinity, stop = true): IncrementalResult => {
+      const shared = snapshots.sharedParse(doc);
+      const steps = a.steps(doc.getText(), { budget: BUDGET, gpuTarget: 'sm_90', shouldPause: () => true, parsed: shared.parse, resolution: shared.resolution });
+      let n = 0;
+      let r = steps.next(false);
+      while (!r.done) {
+        if (++n > 100_000) throw new Error('no end');
+        if (n === at) between?.();
+        shared.claim();
+        r = steps.next(stop && n >= at);
+      }
+      return r.value;
+    };
+    const check = (doc: TextDocument, between?: () => void) => {
+      const r = analyse(doc, between, stopAt, false);
+      assert.equal(r.cancelled, false);
+      const whole = fileDiagnostics(analyze(doc.getText(), { slow: true, budget: BUDGET, gpuTarget: 'sm_90' }), doc.getText(), undefined);
+      assert.deepEqual(plain(r.diagnostics), plain(whole), JSON.stringify(doc.getText()));
+    };
+    check(docs[0]);
+    for (const [e, what] of plan) {
+      text = apply(text, e);
+      const doc = TextDocument.create(uri, 'layout', ++version, text);
+      docs.push(doc);
+      if (what === 'skip') {
+        void snapshots.sharedParse(doc); // parsed and resolved for a request, not analysed
+        continue;
+      }
+      if (what === 'stop-for-next') {
+        // the run of this version is stopped part of the way because the next version came (and was parsed)
+        text = apply(text, e);
+        const next = TextDocument.create(uri, 'layout', ++version, text);
+        docs.push(next);
+        const r = analyse(doc, () => void snapshots.sharedParse(next), stopAt);
+        if (r.cancelled) assert.deepEqual(r.diagnostics, []);
+        continue;
+      }
+      // an older snapshot read between two steps (its parse claimed back): the run claims its own again
+      check(doc, what === 'read-older' ? () => void snapshots.get(docs[Math.max(0, docs.length - 3)]).symbols : undefined);
+    }
+    check(TextDocument.create(uri, 'layout', ++version, text));
+  }), { numRuns: Number(process.env.RUNS ?? 60) });
+});
+
+test('with the snapshots\' parse, versions parsed but not analysed in between: only what changed since the last analysed version is re-checked', () => {
+  const snapshots = new SnapshotCache();
+  const uri = 'file:///skipped.layout';
+  const a = new IncrementalAnalysis();
+  const block = (k: number) => `param P${k} = ${k + 1}\nlayout L${k} = OrderBy(Row(P${k}, 4))\nlet use${k} = L${k}.size()\n`;
+  let text = Array.from({ length: 40 }, (_, k) => block(k)).join('');
+  const run = (version: number) => {
+    const shared = snapshots.sharedParse(TextDocument.create(uri, 'layout', version, text));
+    return a.diagnose(text, { parsed: shared.parse, resolution: shared.resolution });
+  };
+  assert.equal(run(1).stats.rechecked, 120);
+  // version 2 (a declaration added near the top: every later chunk moves to another index) is parsed for a request only
+  text = text.replace('let use1 = L1.size()\n', 'let use1 = L1.size()\nlet extra = 3\n');
+  void snapshots.sharedParse(TextDocument.create(uri, 'layout', 2, text));
+  // version 3 edits P30; analysed: the new let and P30's declaration and uses, nothing else
+  text = text.replace('param P30 = 31', 'param P30 = 32');
+  const r = run(3);
+  assert.equal(r.stats.decls, 121);
+  assert.equal(r.stats.rechecked, 4, 'extra, P30 and the two that use it');
+  assert.deepEqual(plain(r.diagnostics), plain(fileDiagnostics(analyze(text, { slow: true }), text, undefined)));
 });

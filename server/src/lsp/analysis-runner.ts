@@ -12,7 +12,9 @@
 import { Worker, type MessagePort } from 'node:worker_threads';
 import type { Diagnostic } from '../../../grammar/src/diagnostic.js';
 import type { Settings } from '../service/settings.js';
-import { IncrementalAnalysis } from '../service/incremental.js';
+import { IncrementalAnalysis, type AnalysisSteps } from '../service/incremental.js';
+import type { ChunkedParse } from '../service/chunks.js';
+import type { Resolution } from '../../../grammar/src/resolve.js';
 import { syntaxDiagnostics } from '../service/diagnose.js';
 import { warmUp } from './warm-up.js';
 import { growingFreely, WHOLE_FILE_COMPACT_MS, WORKER_YOUNG_GENERATION_MB, type IdleCompaction } from './heap.js';
@@ -165,8 +167,8 @@ export function serveAnalysisRequests(port: MessagePort, options: { warmUp?: boo
 }
 
 /** A runner for the worker entry `entry` (the worker starts on `start()` or the first job); in process without one. */
-export function createRunner(entry: string | undefined, timeoutMs: number, graceMs = 2000): AnalysisRunner {
-  return entry ? new WorkerRunner(entry, timeoutMs, graceMs) : new InlineRunner();
+export function createRunner(entry: string | undefined, timeoutMs: number, graceMs = 2000, parses?: ParseSource): AnalysisRunner {
+  return entry ? new WorkerRunner(entry, timeoutMs, graceMs) : new InProcessRunner(timeoutMs, parses);
 }
 
 interface Current {
@@ -181,7 +183,7 @@ interface Current {
 class WorkerRunner implements AnalysisRunner {
   private worker?: Worker;
   /** the in-process runner, where no worker could be started */
-  private inline?: InlineRunner;
+  private inline?: InProcessRunner;
   private nextId = 1;
   private current?: Current;
   /** set by dispose(): the worker's exit is then expected, and no other is started */
@@ -197,7 +199,7 @@ class WorkerRunner implements AnalysisRunner {
     try {
       this.worker = this.spawn();
     } catch {
-      this.inline = new InlineRunner();
+      this.inline = new InProcessRunner(this.timeoutMs);
     }
   }
 
@@ -273,7 +275,7 @@ class WorkerRunner implements AnalysisRunner {
 
   run(job: AnalysisJob, stages: AnalysisStages = {}): Promise<AnalysisOutcome> {
     this.start();
-    if (this.inline) return this.inline.run(job);
+    if (this.inline) return this.inline.run(job, stages);
     return new Promise((settle) => {
       const id = this.nextId++;
       const started = performance.now();
@@ -290,6 +292,7 @@ class WorkerRunner implements AnalysisRunner {
   }
 
   cancel(): void {
+    this.inline?.cancel();
     const c = this.current;
     if (!c || c.killTimer) return;
     Atomics.store(c.stop, 0, 1);
@@ -308,30 +311,117 @@ class WorkerRunner implements AnalysisRunner {
   }
 }
 
-class InlineRunner implements AnalysisRunner {
+/**
+ * What the in-process runner reads of a job's version instead of parsing it again: the parse of the
+ * document's snapshot (one parse per version, shared with the requests' features), and `claim`, which
+ * puts its objects back at that version's offsets (another version may have been read since).
+ */
+export interface SharedParse {
+  parse: ChunkedParse;
+  /** its name resolution (the snapshot's, which the requests read too) */
+  resolution: Resolution;
+  claim(): void;
+}
+
+/** Gives the shared parse of a job's version, or undefined when the document is no longer at it. */
+export type ParseSource = (job: AnalysisJob) => SharedParse | undefined;
+
+/** How long the in-process runner works before it lets the thread answer what came meanwhile (ms). */
+export const SLICE_MS = 4;
+
+/**
+ * Runs the analysis on this thread a slice at a time (`IncrementalAnalysis.steps`): each slice works
+ * for about `SLICE_MS`, then yields to the event loop (requests, edits) through `setImmediate`; a GenP
+ * enumeration pauses inside its slice and goes on in the next. `cancel` stops the run at once (its
+ * state kept consistent: the steps are told to stop, not dropped). With `parses`, a version is parsed
+ * once, by the document's snapshot (the main thread's requests read the same parse).
+ */
+class InProcessRunner implements AnalysisRunner {
   private readonly analyses = new Analyses();
   readonly restarts = 0;
+  private current?: { stop: () => void };
+
+  constructor(private readonly timeoutMs: number, private readonly parses?: ParseSource) {}
+
   start(): void {}
   isUp(): boolean {
     return true;
   }
-  run(job: AnalysisJob): Promise<AnalysisOutcome> {
+
+  run(job: AnalysisJob, stages: AnalysisStages = {}): Promise<AnalysisOutcome> {
     return new Promise((settle) => {
-      setImmediate(() => {
-        const t0 = performance.now();
+      const t0 = performance.now();
+      let steps: AnalysisSteps | undefined;
+      let shared: SharedParse | undefined;
+      let stopped = false;
+      let settled = false;
+      let deadline = 0;
+      const end = (o: AnalysisOutcome): void => {
+        if (settled) return;
+        settled = true;
+        if (this.current === current) this.current = undefined;
+        settle(o);
+      };
+      /** tells the steps to stop (their state stays consistent) and settles */
+      const stop = (kind: 'cancelled' | 'timeout'): void => {
+        if (settled) return;
+        stopped = true;
         try {
-          if (job.text.length > MAX_FULL_ANALYSIS_CHARS) {
-            settle({ kind: 'done', diagnostics: tooLargeDiagnostics(job.text), ms: performance.now() - t0 });
+          shared?.claim();
+          if (steps) for (let r = steps.next(true); !r.done; r = steps.next(true));
+        } catch {
+          /* the analysis resets itself on a failure */
+        }
+        end(kind === 'timeout' ? { kind, ms: performance.now() - t0 } : { kind });
+      };
+      const current = { stop: () => stop('cancelled') };
+      this.current = current;
+      const slice = (): void => {
+        if (settled || stopped) return;
+        try {
+          if (!steps) {
+            if (job.text.length > MAX_FULL_ANALYSIS_CHARS) {
+              end({ kind: 'done', diagnostics: tooLargeDiagnostics(job.text), ms: performance.now() - t0 });
+              return;
+            }
+            shared = this.parses?.(job);
+            if (this.parses && !shared) {
+              end({ kind: 'cancelled' }); // the document moved on: a newer job follows
+              return;
+            }
+            steps = this.analyses.for(job.uri).steps(job.text, {
+              budget: job.settings.genp.checkBudget,
+              gpuTarget: job.settings.gpuTarget,
+              uri: job.uri,
+              shouldStop: () => stopped,
+              shouldPause: () => performance.now() >= deadline,
+              ...(stages.syntax ? { onSyntax: stages.syntax } : {}),
+              ...(stages.partial ? { onFast: stages.partial } : {}),
+              ...(shared ? { parsed: shared.parse, resolution: shared.resolution } : {}),
+            });
+          } else shared?.claim();
+          deadline = performance.now() + SLICE_MS;
+          let r = steps.next(false);
+          while (!r.done && performance.now() < deadline) r = steps.next(false);
+          if (r.done) {
+            end(r.value.cancelled ? { kind: 'cancelled' } : { kind: 'done', diagnostics: r.value.diagnostics, ms: performance.now() - t0 });
             return;
           }
-          const r = this.analyses.for(job.uri).diagnose(job.text, { budget: job.settings.genp.checkBudget, gpuTarget: job.settings.gpuTarget, uri: job.uri });
-          settle({ kind: 'done', diagnostics: r.diagnostics, ms: performance.now() - t0 });
+          if (performance.now() - t0 > this.timeoutMs) stop('timeout');
+          else setImmediate(slice);
         } catch (e) {
-          settle({ kind: 'failed', message: e instanceof Error ? e.message : String(e) });
+          end({ kind: 'failed', message: e instanceof Error ? e.message : String(e) });
         }
-      });
+      };
+      setImmediate(slice);
     });
   }
-  cancel(): void { /* a synchronous analysis cannot be interrupted; its result is dropped as stale */ }
-  dispose(): void {}
+
+  cancel(): void {
+    this.current?.stop();
+  }
+
+  dispose(): void {
+    this.cancel();
+  }
 }

@@ -4,7 +4,8 @@ import type { Connection, TextDocuments } from 'vscode-languageserver';
 import type { WorkspaceIndex } from './workspace-index.js';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { DocumentHistory, LayoutDocument } from '../service/document.js';
-import { ChunkedParser } from '../service/chunks.js';
+import { ChunkedParser, type ChunkedParse } from '../service/chunks.js';
+import type { SharedParse } from './analysis-runner.js';
 import type { Settings } from '../service/settings.js';
 import type { DiagnosticsScheduler } from './diagnostics.js';
 
@@ -55,6 +56,17 @@ export class SnapshotCache {
     const fresh = new LayoutDocument(doc.uri, doc.version, doc.getText(), p.parser, p.history);
     this.cache.set(doc.uri, fresh);
     return fresh;
+  }
+
+  /**
+   * The parse of `doc`'s current version and its name resolution, from its snapshot (made now if they
+   * were not yet), for the
+   * in-process analysis (analysis-runner.ts `SharedParse`): the snapshots' parsers are chunked parsers,
+   * so the parse has the chunks the analysis matches with its kept ones.
+   */
+  sharedParse(doc: TextDocument): SharedParse {
+    const snapshot = this.get(doc);
+    return { parse: snapshot.parseResult as ChunkedParse, resolution: snapshot.symbols.resolution, claim: () => void snapshot.parseResult };
   }
 
   delete(uri: string): void {

@@ -202,7 +202,11 @@ export function startServer(connection: Connection, options: { initialized?: () 
   // servers, didOpen 200 ms after `initialize`, interleaved with the other build, p50 of 11: 2,000
   // lines 21.2-21.8 -> 17.7-18.4 ms, 20,000 lines (p50 of 7) 124 -> 113-118; 500 lines (the main
   // thread's first stage) 8.0-10.5 against 8.0-11.0, and `initialize` 108-116 against 112-115 ms (noise).
-  const runner: AnalysisRunner = createRunner(bundlePath(), ANALYSIS_TIMEOUT_MS);
+  const inProcess = process.env.LAYOUT_ANALYSIS_THREAD === 'main';
+  const runner: AnalysisRunner = createRunner(inProcess ? undefined : bundlePath(), ANALYSIS_TIMEOUT_MS, undefined, (job) => {
+    const doc = documents.get(job.uri);
+    return doc && doc.version === job.version ? snapshots.sharedParse(doc) : undefined;
+  });
   runner.start();
   /** some document's complete diagnostics were published (the main thread's warm-up may start) */
   let published = false;

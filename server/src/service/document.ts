@@ -116,6 +116,15 @@ export class LayoutDocument {
     return this._tokens;
   }
 
+  /**
+   * The parse of this version as its parser gave it (a chunked parse's chunks included), its objects
+   * claimed (at this version's offsets): what the in-process analysis reads, so that a version is
+   * parsed once (lsp/analysis-runner.ts).
+   */
+  get parseResult(): Parsed {
+    return this.parsed;
+  }
+
   private get parsed(): Parsed {
     if (!this._parse) this._parse = this.parser ? this.parser.parse(this.text) : parse(this.text);
     else this.parser?.claim?.(this._parse);

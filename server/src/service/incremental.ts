@@ -27,13 +27,13 @@
 // reports) falls back to the whole-file analysis for that version.
 import type * as ast from '../../../grammar/src/ast.js';
 import type { Diagnostic } from '../../../grammar/src/diagnostic.js';
-import { ResolveCache, resolve } from '../../../grammar/src/resolve.js';
+import { ResolveCache, resolve, type Resolution } from '../../../grammar/src/resolve.js';
 import { analyze } from '../check/index.js';
 import { Elaborator, elaborate } from '../check/elaborate.js';
 import { linearDiagnostics } from '../check/linear.js';
 import { checkSchedule, scheduleEnvOf, type ScheduleEnv } from '../check/schedule/index.js';
 import { DEFAULT_BUDGET, ruleContext, rules, type RuleContext } from '../check/rules/index.js';
-import { ChunkedParser } from './chunks.js';
+import { ChunkedParser, type Chunk, type ChunkedParse } from './chunks.js';
 import { fileDiagnostics, KernelChecker, Placeholders, placeholderParams, type Emission } from './kernel-checks.js';
 import { bindingEvaluator, type EvaluationContext } from '../codegen/index.js';
 import { withEmission, type KernelEmission } from '../codegen/gate.js';
@@ -68,6 +68,15 @@ export interface IncrementalOptions {
   onSyntax?: (diagnostics: Diagnostic[]) => void;
   /** the document's URI, for the kernel checks' template files */
   uri?: string;
+  /**
+   * This version's parse, from a parser the caller shares (the main thread's snapshots: one parse
+   * per version), with its objects at this version's offsets while the run reads them (the caller
+   * claims it again before each step when other versions are read meanwhile). Without it the
+   * analysis parses with its own parser.
+   */
+  parsed?: ChunkedParse;
+  /** with `parsed`: its name resolution, from the same caller (its own cache of the document's versions) */
+  resolution?: Resolution;
   /**
    * polled during a GenP enumeration (with `shouldStop`): true ends the enumeration early, keeping
    * where it was, and the run yields (`steps`); the next step goes on from there. For a caller that
@@ -156,19 +165,23 @@ export class IncrementalAnalysis {
 
   private *run(text: string, budget: number, options: IncrementalOptions): AnalysisSteps {
     const previous = this.parser.previous;
-    const p = options.shouldStop ? this.parser.parse(text, options.shouldStop) : this.parser.parse(text);
+    const shared = options.parsed;
+    const p = shared ?? (options.shouldStop ? this.parser.parse(text, options.shouldStop) : this.parser.parse(text));
     if (!p) return { diagnostics: [], cancelled: true, stats: { decls: 0, chunksParsed: 0, rechecked: 0, elaborated: 0, full: false } };
     if (!p.chunks || !p.from) throw new Fallback('too many syntax errors');
-    const resolution = resolve(p.file, p.lines, this.resolveCache);
+    const resolution = shared && options.resolution ? options.resolution : resolve(p.file, p.lines, this.resolveCache);
     if (options.onSyntax) options.onSyntax(firstStage(p.diagnostics, resolution.diagnostics));
-    // the kept results are those of the chunks the parser compared with
-    const old = this.state && this.state.chunks === previous ? this.state : undefined;
+    // the kept results are those of the chunks the parser compared with; a parse given by the caller
+    // compared with whatever version its parser read last: its chunks are matched to the kept ones by
+    // identity (a chunk kept from the last analysed version is the same object)
+    const old = this.state && (shared || this.state.chunks === previous) ? this.state : undefined;
+    const from = shared ? fromByIdentity(old?.chunks, p.chunks) : p.from;
     const run = ++this.runs;
     const sameSettings = !!old && budget === old.budget && options.gpuTarget === old.gpuTarget && options.uri === old.uri;
 
     // ---- declarations, and which old ones they are (incremental-states.ts); who uses and who
     // declares each name, kept up to date as declarations come and go
-    const { decls, firstDecl, kernels: kernelStates, moved, dirty, changed, users, definers, params, noisy, paramsChanged, linears, assumes, assumesChanged } = carryStates(old, p.chunks, p.from, sameSettings, run);
+    const { decls, firstDecl, kernels: kernelStates, moved, dirty, changed, users, definers, params, noisy, paramsChanged, linears, assumes, assumesChanged } = carryStates(old, p.chunks, from, sameSettings, run);
 
     // ---- what must be re-checked: edited declarations, and what uses their names (transitively)
     const isDirty = new Uint8Array(decls.length);
@@ -197,7 +210,7 @@ export class IncrementalAnalysis {
     }
     if (old && moved.length) {
       const oldToNew = new Map<number, number>();
-      p.from.forEach((o, k) => { if (o !== undefined) oldToNew.set(o, k); });
+      from.forEach((o, k) => { if (o !== undefined) oldToNew.set(o, k); });
       const mover = new Mover(old.chunks, old.starts, p.chunks, oldToNew, SLOW);
       for (const d of moved) {
         const m = isDirty[d.index] ? undefined : mover.moveResults(d, budget === old.budget, options.gpuTarget === old.gpuTarget, options.uri === old.uri);
@@ -428,6 +441,29 @@ export class IncrementalAnalysis {
       stats: { decls: decls.length, chunksParsed: p.parsed, rechecked: work.filter(todo).length, elaborated: closure.size, full: false },
     };
   }
+}
+
+/**
+ * For each of `now`'s chunks, the index of the same chunk object in `old` (undefined: a chunk not
+ * kept). Both lists keep chunks in order, so the unchanged ends are matched first and only the
+ * middle is looked up.
+ */
+function fromByIdentity(old: readonly Chunk[] | undefined, now: readonly Chunk[]): (number | undefined)[] {
+  const from: (number | undefined)[] = new Array(now.length).fill(undefined);
+  if (!old) return from;
+  let lead = 0;
+  while (lead < now.length && lead < old.length && now[lead] === old[lead]) from[lead] = lead++;
+  let trail = 0;
+  while (trail < now.length - lead && trail < old.length - lead && now[now.length - 1 - trail] === old[old.length - 1 - trail]) {
+    from[now.length - 1 - trail] = old.length - 1 - trail;
+    trail++;
+  }
+  if (lead + trail < now.length && lead + trail < old.length) {
+    const at = new Map<Chunk, number>();
+    for (let k = lead; k < old.length - trail; k++) at.set(old[k], k);
+    for (let k = lead; k < now.length - trail; k++) from[k] = at.get(now[k]);
+  }
+  return from;
 }
 
 /**
