@@ -49,6 +49,7 @@ function fakeRunner(up: boolean) {
     restarts: 0,
     start: () => undefined,
     isUp: () => up,
+    forget: () => undefined,
     dispose: () => undefined,
   };
   return { runner, jobs };

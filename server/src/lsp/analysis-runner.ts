@@ -74,6 +74,8 @@ export interface AnalysisRunner {
    * until then a job waits for it, some 60 ms after `start`). Always, without a worker.
    */
   isUp(): boolean;
+  /** the document was closed: its kept analysis goes (the worker keeps the `KEEP_DOCUMENTS` most recent) */
+  forget(uri: string): void;
   dispose(): void;
 }
 
@@ -109,6 +111,10 @@ export class Analyses {
   /** there is an analysis of `uri` (its next run is incremental) */
   has(uri: string): boolean {
     return this.byUri.has(uri);
+  }
+
+  delete(uri: string): void {
+    this.byUri.delete(uri);
   }
 
   for(uri: string): IncrementalAnalysis {
@@ -304,6 +310,10 @@ class WorkerRunner implements AnalysisRunner {
     }, this.graceMs);
   }
 
+  forget(uri: string): void {
+    this.inline?.forget(uri);
+  }
+
   dispose(): void {
     this.disposed = true;
     this.finish({ kind: 'cancelled' });
@@ -399,6 +409,13 @@ class InProcessRunner implements AnalysisRunner {
               ...(stages.partial ? { onFast: stages.partial } : {}),
               ...(shared ? { parsed: shared.parse, resolution: shared.resolution } : {}),
             });
+            if (shared) {
+              // the version's parse and names (which any request on it needs too) are a slice of
+              // their own: a request that came meanwhile (an editor asks right after an edit) is
+              // answered before the analysis goes on
+              setImmediate(slice);
+              return;
+            }
           } else shared?.claim();
           deadline = performance.now() + SLICE_MS;
           let r = steps.next(false);
@@ -419,6 +436,10 @@ class InProcessRunner implements AnalysisRunner {
 
   cancel(): void {
     this.current?.stop();
+  }
+
+  forget(uri: string): void {
+    this.analyses.delete(uri);
   }
 
   dispose(): void {

@@ -132,6 +132,7 @@ export class DiagnosticsScheduler {
     this.last.delete(uri);
     this.releaseWaiters(uri);
     if (this.running?.job.uri === uri) this.o.runner.cancel();
+    this.o.runner.forget(uri);
     void this.o.connection.sendDiagnostics({ uri, diagnostics: [] });
   }
 

@@ -195,15 +195,18 @@ export function startServer(connection: Connection, options: { initialized?: () 
   const workspaceIndex = new WorkspaceIndex();
   let watchFilesDynamically = false;
   let signalReady: () => void = () => undefined;
-  // The analysis worker starts with the server, before `initialize` comes: it loads its code and warms
-  // up (warm-up.ts) while the client starts and the first requests are answered, on the other core.
-  // Started once `initialize` was answered instead, it had done 10 of its 24 first warm-up steps when
-  // a document came 200 ms later (traced), and parsed 2,000 lines in 5-17 ms instead of 3-5. Fresh
-  // servers, didOpen 200 ms after `initialize`, interleaved with the other build, p50 of 11: 2,000
-  // lines 21.2-21.8 -> 17.7-18.4 ms, 20,000 lines (p50 of 7) 124 -> 113-118; 500 lines (the main
-  // thread's first stage) 8.0-10.5 against 8.0-11.0, and `initialize` 108-116 against 112-115 ms (noise).
-  const inProcess = process.env.LAYOUT_ANALYSIS_THREAD === 'main';
-  const runner: AnalysisRunner = createRunner(inProcess ? undefined : bundlePath(), ANALYSIS_TIMEOUT_MS, undefined, (job) => {
+  // The full analysis runs on this thread, a slice of about 4 ms at a time between the requests
+  // (analysis-runner.ts `InProcessRunner`), and reads the parse and name resolution of the document's
+  // snapshot, which the requests read too: one parse per version, one heap. With the analysis in a
+  // worker thread (its own isolate and its own parse of every version, the design until then), the
+  // bench's ratios to mlir-lsp-server-22 (bench/lsp-vs-mlir.ts, the same run): RSS after the run 1.4x
+  // -> 1.0x at 2,000 lines and 1.7x -> 1.2x at 20,000 (208 -> 143 MB); didOpen 200 ms after
+  // `initialize` -> first diagnostics 8.4x -> 4.3x at 2,000 lines and 3.6x -> 3.1x at 20,000; the
+  // complete diagnostics of a 20,000-line open 2.95 -> 2.22 s; hover right after an edit p50 5.5 ->
+  // 3.2 ms at 2,000 lines. LAYOUT_ANALYSIS_THREAD=worker runs it in the worker instead (the worker
+  // then starts with the server, before `initialize`, and warms up there: warm-up.ts).
+  const inWorker = process.env.LAYOUT_ANALYSIS_THREAD === 'worker';
+  const runner: AnalysisRunner = createRunner(inWorker ? bundlePath() : undefined, ANALYSIS_TIMEOUT_MS, undefined, (job) => {
     const doc = documents.get(job.uri);
     return doc && doc.version === job.version ? snapshots.sharedParse(doc) : undefined;
   });
