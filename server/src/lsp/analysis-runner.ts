@@ -336,12 +336,23 @@ export interface SharedParse {
 /** Gives the shared parse of a job's version, or undefined when the document is no longer at it. */
 export type ParseSource = (job: AnalysisJob) => SharedParse | undefined;
 
+/**
+ * Runs `f` after the messages that arrived until now are dispatched, without waiting for more: two
+ * immediates. Node reads input after the timers and before the immediates of a loop turn, and
+ * vscode-jsonrpc dispatches a message it read from an immediate of its own, queued behind one queued
+ * before the input was read: a slice queued as one immediate ran before a hover that came during
+ * the slice before it. (A timer would wait a millisecond when nothing came.)
+ */
+function afterInput(f: () => void): void {
+  setImmediate(() => setImmediate(f));
+}
+
 /** How long the in-process runner works before it lets the thread answer what came meanwhile (ms). */
 export const SLICE_MS = 4;
 
 /**
  * Runs the analysis on this thread a slice at a time (`IncrementalAnalysis.steps`): each slice works
- * for about `SLICE_MS`, then yields to the event loop (requests, edits) through `setImmediate`; a GenP
+ * for about `SLICE_MS`, then yields to the event loop (requests, edits: `afterInput`); a GenP
  * enumeration pauses inside its slice and goes on in the next. `cancel` stops the run at once (its
  * state kept consistent: the steps are told to stop, not dropped). With `parses`, a version is parsed
  * once, by the document's snapshot (the main thread's requests read the same parse).
@@ -413,7 +424,7 @@ class InProcessRunner implements AnalysisRunner {
               // the version's parse and names (which any request on it needs too) are a slice of
               // their own: a request that came meanwhile (an editor asks right after an edit) is
               // answered before the analysis goes on
-              setImmediate(slice);
+              afterInput(slice);
               return;
             }
           } else shared?.claim();
@@ -425,7 +436,7 @@ class InProcessRunner implements AnalysisRunner {
             return;
           }
           if (performance.now() - t0 > this.timeoutMs) stop('timeout');
-          else setImmediate(slice);
+          else afterInput(slice);
         } catch (e) {
           end({ kind: 'failed', message: e instanceof Error ? e.message : String(e) });
         }
