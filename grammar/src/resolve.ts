@@ -165,13 +165,6 @@ export function declarerList(x: Declarers | undefined): readonly Top[] {
 
 /** What a document's resolutions keep from one version to the next (see `resolve`). */
 export class ResolveCache {
-  /**
-   * `eagerLookers`: make the lookers index with the first version, for a cache whose versions answer
-   * hovers and references (the main thread's: a hover counts a name's uses through it); without, it is
-   * made at the next version (the analysis worker's, whose first diagnostics wait for the resolution)
-   */
-  constructor(readonly eagerLookers = false) {}
-
   /** the latest version's declarations and their units */
   decls: readonly ast.Decl[] = [];
   units: Unit[] = [];
@@ -183,7 +176,8 @@ export class ResolveCache {
   readonly duplicated = new Set<string>();
   /**
    * name -> the units whose uses looked it up (`looksUp`; a set when many), made when first needed (the
-   * next version, or a `references` of a top-level name; see `eagerLookers`), then kept up to date
+   * next version, a hover's count of a name's uses, or `lookersOf`: the server makes it once a
+   * just-opened document's first diagnostics are out, which need not wait for it), then kept up to date
    */
   lookers?: Map<string, Unit[] | Set<Unit>>;
   /** units with diagnostics: resolved again every version (they quote positions, count did-you-means) */
@@ -375,7 +369,6 @@ function run(file: ast.File, lines: LineIndex, cache: ResolveCache): Resolution 
   }
   cache.decls = decls;
   cache.units = units;
-  if (cache.eagerLookers) lookersOf(cache);
 
   // name/... diagnostics: reserved and duplicate names, then the units' (sorted by start, stably)
   const diagnostics: Diagnostic[] = [];

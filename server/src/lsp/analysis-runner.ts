@@ -331,6 +331,12 @@ export interface SharedParse {
   /** its name resolution (the snapshot's, which the requests read too) */
   resolution: Resolution;
   claim(): void;
+  /**
+   * Work for the requests that the first diagnostics need not wait for (the index of which
+   * declarations look each name up, which a hover counts uses with), done by the runner once the
+   * first stage is out.
+   */
+  afterFirstStage?(): void;
 }
 
 /** Gives the shared parse of a job's version, or undefined when the document is no longer at it. */
@@ -377,6 +383,8 @@ class InProcessRunner implements AnalysisRunner {
       let stopped = false;
       let settled = false;
       let deadline = 0;
+      /** slices of steps run so far (the first stage is out after the first) */
+      let stepped = 0;
       const end = (o: AnalysisOutcome): void => {
         if (settled) return;
         settled = true;
@@ -427,7 +435,11 @@ class InProcessRunner implements AnalysisRunner {
               afterInput(slice);
               return;
             }
-          } else shared?.claim();
+          } else {
+            shared?.claim();
+            if (stepped === 1) shared?.afterFirstStage?.();
+          }
+          stepped++;
           deadline = performance.now() + SLICE_MS;
           let r = steps.next(false);
           while (!r.done && performance.now() < deadline) r = steps.next(false);

@@ -6,6 +6,7 @@ import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { DocumentHistory, LayoutDocument } from '../service/document.js';
 import { ChunkedParser, type ChunkedParse } from '../service/chunks.js';
 import type { SharedParse } from './analysis-runner.js';
+import { lookersOf } from '../../../grammar/src/resolve.js';
 import type { Settings } from '../service/settings.js';
 import type { DiagnosticsScheduler } from './diagnostics.js';
 
@@ -66,7 +67,13 @@ export class SnapshotCache {
    */
   sharedParse(doc: TextDocument): SharedParse {
     const snapshot = this.get(doc);
-    return { parse: snapshot.parseResult as ChunkedParse, resolution: snapshot.symbols.resolution, claim: () => void snapshot.parseResult };
+    const history = this.parsers.get(doc.uri)!.history;
+    return {
+      parse: snapshot.parseResult as ChunkedParse,
+      resolution: snapshot.symbols.resolution,
+      claim: () => void snapshot.parseResult,
+      afterFirstStage: () => void lookersOf(history.resolveCache),
+    };
   }
 
   delete(uri: string): void {
