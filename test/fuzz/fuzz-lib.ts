@@ -11,6 +11,9 @@ import { analyze } from '../../server/src/check/index.js';
 import { buildEmitModel, emitFile } from '../../server/src/codegen/index.js';
 import { fileDiagnostics } from '../../server/src/service/kernel-checks.js';
 import { LayoutDocument } from '../../server/src/service/document.js';
+import { IncrementalAnalysis } from '../../server/src/service/incremental.js';
+import { SnapshotCache } from '../../server/src/lsp/context.js';
+import { TextDocument } from 'vscode-languageserver-textdocument';
 import { hover } from '../../server/src/service/hover.js';
 import { completion } from '../../server/src/service/completion.js';
 import { inlayHints } from '../../server/src/service/inlay-hints.js';
@@ -149,6 +152,9 @@ export interface Outcome {
 /** The GenP budget the campaign analyses with: the editor's default (`layout.genp.checkBudget`). */
 export const FUZZ_GENP_BUDGET = 1_000_000;
 
+/** JSON.stringify's replacer for values that hold bigints */
+const bigints = (_k: string, v: unknown): unknown => (typeof v === 'bigint' ? `${v}n` : v);
+
 export function exercise(text: string, offsets: readonly number[]): Outcome {
   const out: Outcome = { exceptions: [], internal: [], analyzeMs: 0 };
   const step = (what: string, f: () => void) => {
@@ -168,6 +174,20 @@ export function exercise(text: string, offsets: readonly number[]): Outcome {
     out.analyzeMs = performance.now() - t0;
     internal('analyze', a.diagnostics);
     fixes = a.diagnostics.flatMap((d) => d.fixes ?? []).slice(0, 4);
+  });
+  step('editor analysis', () => {
+    // one answer: what the server publishes (the stepped analysis over the snapshot's parse and
+    // names, every GenP enumeration paused at each poll) is `layout check`'s list
+    const shared = new SnapshotCache().sharedParse(TextDocument.create('file:///fuzz/f.layout', 'layout', 1, text));
+    const steps = new IncrementalAnalysis().steps(text, { budget: FUZZ_GENP_BUDGET, shouldPause: () => true, parsed: shared.parse, resolution: shared.resolution });
+    let r = steps.next(false);
+    while (!r.done) {
+      shared.claim();
+      r = steps.next(false);
+    }
+    const editor = JSON.stringify(r.value.diagnostics, bigints);
+    const check = JSON.stringify(fileDiagnostics(analyze(text, { budget: FUZZ_GENP_BUDGET }), text, undefined), bigints);
+    if (editor !== check) throw new Error(`the editor's diagnostics are not layout check's: ${editor.slice(0, 300)} against ${check.slice(0, 300)}`);
   });
   const doc = new LayoutDocument('file:///fuzz/f.layout', 1, text);
   step('inlayHints', () => void inlayHints(doc, { start: 0, end: text.length }, defaultSettings));
