@@ -1,14 +1,16 @@
-// Runs the full check of one document version (what `diagnose` gives) off the main thread, so
-// that the server keeps answering hover and completion while an expensive check (exhaustive GenP
-// enumeration) runs. The worker keeps an `IncrementalAnalysis` per document (the most recently
-// analysed ones), so an edit re-checks only what it touches. Results come in stages: the syntax
-// and name diagnostics as soon as the file is parsed and resolved (`syntax`), then, when slow checks
-// remain to run, everything else (`partial`), then the whole result. Cancelling a stale analysis asks the worker to
-// stop: a shared flag the incremental analysis polls before each declaration's work and during the
-// slow rules (cooperative: typing never restarts the worker, which keeps its incremental state and
-// its warm code). Only a worker that does not answer within `graceMs` (a hang) is terminated and
-// replaced (its kept results go with it); `restarts` counts those. Without a
-// worker entry (the sources run under tsx) the analysis runs on the main thread instead.
+// Runs the full check of one document version (what `diagnose` gives) so that the server keeps
+// answering hover and completion while an expensive check (exhaustive GenP enumeration) runs. By
+// default on the main thread, a slice at a time (`InProcessRunner`, below: `IncrementalAnalysis.steps`,
+// reading the document's snapshot parse and names); with a worker entry (`LAYOUT_ANALYSIS_THREAD=worker`),
+// in a worker thread with its own parse. Either keeps an `IncrementalAnalysis` per document, so an
+// edit re-checks only what it touches. Results come in stages: the syntax and name diagnostics as
+// soon as the file is parsed and resolved (`syntax`), then, when slow checks remain to run,
+// everything else (`partial`), then the whole result. Cancelling a stale analysis stops it: on the
+// main thread at once (the steps are told to stop); in the worker, a shared flag the incremental
+// analysis polls before each declaration's work and during the slow rules (cooperative: typing never
+// restarts the worker, which keeps its incremental state and its warm code), and only a worker that
+// does not answer within `graceMs` (a hang) is terminated and replaced (its kept results go with
+// it); `restarts` counts those.
 import { Worker, type MessagePort } from 'node:worker_threads';
 import type { Diagnostic } from '../../../grammar/src/diagnostic.js';
 import type { Settings } from '../service/settings.js';
@@ -397,7 +399,8 @@ class InProcessRunner implements AnalysisRunner {
         stopped = true;
         try {
           shared?.claim();
-          if (steps) for (let r = steps.next(true); !r.done; r = steps.next(true));
+          // (steps never started have done nothing: dropped)
+          if (steps && stepped > 0) for (let r = steps.next(true); !r.done; r = steps.next(true));
         } catch {
           /* the analysis resets itself on a failure */
         }

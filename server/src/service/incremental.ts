@@ -145,8 +145,10 @@ export class IncrementalAnalysis {
    * `next(stop)` runs to the next point where the analysis can stop (before each declaration's work,
    * each kernel, each slow rule's use; inside a GenP enumeration when `shouldPause` says so) and
    * yields; `next(true)` there stops it as `shouldStop` does (the result is `cancelled`), `next(false)`
-   * goes on. The state it works on is this object's: one run at a time, and a run that was neither
-   * finished nor stopped is simply dropped (the next run starts from the last finished or stopped one).
+   * goes on. The state it works on is this object's: one run at a time, and every run that was
+   * started (a first `next`) must be run to its end or stopped before the next one starts (a run
+   * updates the kept state in place as it goes; stopping it leaves that state consistent). One never
+   * started has done nothing and may be dropped.
    */
   *steps(text: string, options: IncrementalOptions = {}): AnalysisSteps {
     const budget = options.budget ?? DEFAULT_BUDGET;
