@@ -16,7 +16,7 @@
 // semi-spaces) within the first edits. V8 grows a semi-space by `--semi-space-growth-factor` at a
 // scavenge (once more survived since the last growth than it holds), reading the flag each time;
 // with the factor at 1 it never grows. So `configureHeap` sets it to 1, and the main thread sizes
-// its young generation once `initialize` is answered (`sizeMainYoungGeneration`): a factor that
+// its young generation once it is quiet after `initialize` (`sizeMainYoungGeneration`): a factor that
 // takes the semi-spaces from their first 1 MB to `MAIN_SEMI_SPACE_MB` in one step, objects kept
 // alive until a scavenge has grown them, then factor 1 again (a few ms). Semi-spaces of 1 MB cost
 // the main thread's snapshot and hover work about a third more CPU (more promotion, more full
@@ -109,7 +109,7 @@ export function configureHeap(): void {
 }
 
 /**
- * The main thread's, once `initialize` is answered: grows its semi-spaces to `MAIN_SEMI_SPACE_MB`
+ * The main thread's, once it is quiet after `initialize` (server.ts): grows its semi-spaces to `MAIN_SEMI_SPACE_MB`
  * (see above); returns their size (MB).
  */
 export function sizeMainYoungGeneration(): number {
