@@ -41,7 +41,7 @@ test("the main thread's first stage is the worker's: mutated examples and genera
 });
 
 /** A runner whose worker is up or not, and whose jobs end when the test says so. */
-function fakeRunner(up: boolean) {
+function fakeRunner(up: boolean, sharesParse = false) {
   const jobs: { job: AnalysisJob; stages: AnalysisStages; end: (o: AnalysisOutcome) => void }[] = [];
   const runner: AnalysisRunner = {
     run: (job, stages = {}) => new Promise((end) => jobs.push({ job, stages, end })),
@@ -50,6 +50,7 @@ function fakeRunner(up: boolean) {
     start: () => undefined,
     isUp: () => up,
     forget: () => undefined,
+    sharesParse,
     dispose: () => undefined,
   };
   return { runner, jobs };
@@ -57,10 +58,10 @@ function fakeRunner(up: boolean) {
 
 const SMALL = 'param N = 4\nlayout A = OrderBy(Row(N, M)).GroupBy([N, N])\n';
 
-async function opened(up: boolean, text = SMALL) {
+async function opened(up: boolean, text = SMALL, sharesParse = false) {
   const doc = TextDocument.create('file:///t.layout', 'layout', 1, text);
   const sent: { version?: number; diagnostics: unknown[] }[] = [];
-  const { runner, jobs } = fakeRunner(up);
+  const { runner, jobs } = fakeRunner(up, sharesParse);
   const asked: number[] = [];
   const scheduler = new DiagnosticsScheduler({
     connection: { sendDiagnostics: (p: { version?: number; diagnostics: unknown[] }) => { sent.push(p); return Promise.resolve(); } } as never,
@@ -109,6 +110,15 @@ test('with the worker up, a document larger than MAIN_FIRST_STAGE_WARM_MAX_CHARS
   assert.equal(sent.length, 0);
   jobs[0].stages.syntax?.(worker(text));
   assert.deepEqual(sent.map((p) => p.diagnostics.map((d) => (d as { code: string }).code)), [['name/undefined']]);
+});
+
+test('with the analysis on the main thread over the snapshots\' parse, a large document\'s first stage is the main thread\'s too, taken once', async () => {
+  const big = SMALL + '# padding\n'.repeat(Math.ceil(MAIN_FIRST_STAGE_MAX_CHARS / 10));
+  const { sent, jobs, asked, text } = await opened(true, big, true);
+  assert.deepEqual(asked, [1]);
+  assert.deepEqual(sent.map((p) => p.diagnostics.map((d) => (d as { code: string }).code)), [['name/undefined']]);
+  jobs[0].stages.syntax?.(worker(text));
+  assert.equal(sent.length, 1);
 });
 
 test('a document larger than MAIN_FIRST_STAGE_MAX_CHARS waits for the worker (its cold parse, not the worker\'s load, is the wait)', async () => {
@@ -167,4 +177,61 @@ test('untilFirstPublish: resolves at the first publish of a just-opened staged d
   capped.close(doc.uri);
   await pending;
   assert.ok(performance.now() - p0 < 1000);
+});
+
+test('while the first settings pull is under way, a just-opened document\'s first stage is published from the main thread; the analysis, once the settings came, takes it as its own', async () => {
+  const doc = TextDocument.create('file:///t.layout', 'layout', 1, SMALL);
+  const sent: { version?: number; diagnostics: unknown[] }[] = [];
+  const { runner, jobs } = fakeRunner(true);
+  let settingsCame!: () => void;
+  const ready = new Promise<void>((r) => (settingsCame = r));
+  const asked: number[] = [];
+  const scheduler = new DiagnosticsScheduler({
+    connection: { sendDiagnostics: (p: { version?: number; diagnostics: unknown[] }) => { sent.push(p); return Promise.resolve(); } } as never,
+    runner,
+    document: () => doc,
+    settings: () => defaultSettings,
+    timeoutMs: 10_000,
+    earlyMinChars: 10,
+    ready,
+    firstStage: (job) => {
+      asked.push(job.version);
+      return mainThread(job.text);
+    },
+  });
+  scheduler.update(doc, true);
+  await new Promise((r) => setImmediate(r));
+  assert.equal(jobs.length, 0, 'the analysis waits for the settings');
+  assert.deepEqual(sent.map((p) => [p.version, p.diagnostics.map((d) => (d as { code: string }).code)]), [[1, ['name/undefined']]]);
+  settingsCame();
+  await new Promise((r) => setImmediate(r));
+  await new Promise((r) => setImmediate(r));
+  assert.equal(jobs.length, 1);
+  // neither the main thread's first stage nor the analysis's own is published again
+  jobs[0].stages.syntax?.(worker(SMALL));
+  await new Promise((r) => setImmediate(r));
+  assert.deepEqual(asked, [1]);
+  assert.equal(sent.length, 1);
+  // the stage after it (everything but the slow checks) is published: the document is still staged
+  jobs[0].stages.partial?.(worker(SMALL));
+  assert.equal(sent.length, 2);
+  jobs[0].end({ kind: 'done', diagnostics: worker(SMALL), ms: 1 });
+  await new Promise((r) => setImmediate(r));
+  assert.equal(sent.length, 3);
+  // an edit before the settings came: no stage of the edited version from before the pull
+  const edited = TextDocument.create('file:///u.layout', 'layout', 1, SMALL);
+  const later: unknown[] = [];
+  const s2 = new DiagnosticsScheduler({
+    connection: { sendDiagnostics: (p: unknown) => { later.push(p); return Promise.resolve(); } } as never,
+    runner: fakeRunner(true).runner,
+    document: () => TextDocument.create('file:///u.layout', 'layout', 2, SMALL),
+    settings: () => defaultSettings,
+    timeoutMs: 10_000,
+    earlyMinChars: 10,
+    ready: new Promise(() => undefined),
+    firstStage: (job) => mainThread(job.text),
+  });
+  s2.update(edited, true);
+  await new Promise((r) => setImmediate(r));
+  assert.equal(later.length, 0);
 });

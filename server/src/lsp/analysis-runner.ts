@@ -78,6 +78,11 @@ export interface AnalysisRunner {
   isUp(): boolean;
   /** the document was closed: its kept analysis goes (the worker keeps the `KEEP_DOCUMENTS` most recent) */
   forget(uri: string): void;
+  /**
+   * The analysis runs on this thread over the snapshots' parse: a document's first stage from its
+   * snapshot costs this thread nothing the analysis would not cost it anyway, whatever its size.
+   */
+  readonly sharesParse: boolean;
   dispose(): void;
 }
 
@@ -189,6 +194,7 @@ interface Current {
 }
 
 class WorkerRunner implements AnalysisRunner {
+  readonly sharesParse = false;
   private worker?: Worker;
   /** the in-process runner, where no worker could be started */
   private inline?: InProcessRunner;
@@ -369,8 +375,11 @@ class InProcessRunner implements AnalysisRunner {
   private readonly analyses = new Analyses();
   readonly restarts = 0;
   private current?: { stop: () => void };
+  readonly sharesParse: boolean;
 
-  constructor(private readonly timeoutMs: number, private readonly parses?: ParseSource) {}
+  constructor(private readonly timeoutMs: number, private readonly parses?: ParseSource) {
+    this.sharesParse = parses !== undefined;
+  }
 
   start(): void {}
   isUp(): boolean {

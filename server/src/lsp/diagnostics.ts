@@ -18,7 +18,7 @@ import type { Diagnostic } from '../../../grammar/src/diagnostic.js';
 import type { Settings } from '../service/settings.js';
 import { syntaxDiagnostics } from '../service/diagnose.js';
 import { toDiagnostic } from './convert.js';
-import type { AnalysisJob, AnalysisOutcome, AnalysisRunner } from './analysis-runner.js';
+import { MAX_FULL_ANALYSIS_CHARS, type AnalysisJob, type AnalysisOutcome, type AnalysisRunner } from './analysis-runner.js';
 
 export interface SchedulerOptions {
   connection: Connection;
@@ -113,6 +113,7 @@ export class DiagnosticsScheduler {
     clearTimeout(this.timers.get(uri));
     this.timers.delete(uri);
     this.cancelIfStale(uri, doc.version);
+    if (immediate && !this.isReady) this.firstStageBeforeReady(doc);
     const delay = immediate ? 0 : this.o.settings().diagnostics.debounceMs;
     const enqueue = () => {
       this.timers.delete(uri);
@@ -167,6 +168,35 @@ export class DiagnosticsScheduler {
     });
   }
 
+  /**
+   * The main thread computes the first stage of a just-opened document of this many characters at
+   * most: any size when the analysis runs on it over the same parse (up to the full analysis's
+   * limit); with a worker, see `MAIN_FIRST_STAGE_MAX_CHARS` and `MAIN_FIRST_STAGE_WARM_MAX_CHARS`.
+   */
+  private firstStageMax(): number {
+    if (this.o.runner.sharesParse) return MAX_FULL_ANALYSIS_CHARS;
+    return this.o.runner.isUp() ? MAIN_FIRST_STAGE_WARM_MAX_CHARS : MAIN_FIRST_STAGE_MAX_CHARS;
+  }
+
+  /**
+   * A just-opened document's first stage (its syntax and names) does not depend on the settings:
+   * while the first settings pull is under way (analyses wait for it: `ready`), it is published from
+   * this thread's snapshot; the analysis, once it runs, takes that stage as its own (`pump`). An
+   * editor opens its documents with `initialized`, as the server asks for the settings.
+   */
+  private firstStageBeforeReady(doc: TextDocument): void {
+    const { uri, version } = doc;
+    const length = doc.getText().length;
+    if (!this.o.firstStage || !this.stageable(length) || length > this.firstStageMax()) return;
+    setImmediate(() => {
+      const cur = this.o.document(uri);
+      if (this.isReady || !cur || cur.version !== version || this.last.has(uri)) return;
+      const job: AnalysisJob = { uri, version, text: cur.getText(), settings: this.o.settings() };
+      const ds = this.o.firstStage!(job);
+      if (ds) this.publish(cur, job, ds, false);
+    });
+  }
+
   /** a document of this many characters gets its stages published while it has no complete result (`earlyMinChars`) */
   private stageable(length: number): boolean {
     return length >= (this.o.earlyMinChars ?? EARLY_STAGE_MIN_CHARS);
@@ -218,6 +248,12 @@ export class DiagnosticsScheduler {
       if (running.interimDue || running.staged) this.publishInterim(running);
     };
     const staged = () => !this.last.get(job.uri)?.complete && this.stageable(job.text.length);
+    // its first stage published while the settings were pulled (`firstStageBeforeReady`): taken as this run's
+    const early = this.last.get(job.uri);
+    if (early && early.version === job.version && !early.complete) {
+      running.syntax = early.diagnostics;
+      running.staged = staged();
+    }
     // the first stage, from the worker or (while it is not up) from this thread: the same list, taken once
     const syntax = (diagnostics: Diagnostic[]) => {
       if (this.running !== running || running.syntax) return;
@@ -225,7 +261,7 @@ export class DiagnosticsScheduler {
       running.staged = staged();
       if (running.staged || (running.interimDue && !running.partial)) this.publishInterim(running);
     };
-    const workerUp = this.o.runner.isUp();
+    const firstStageMax = this.firstStageMax();
     void this.o.runner.run(job, { partial, syntax }).then((outcome) => {
       if (this.running === running) this.running = undefined;
       clearTimeout(running.interim);
@@ -235,7 +271,7 @@ export class DiagnosticsScheduler {
         this.pump();
       }
     });
-    if (this.o.firstStage && staged() && job.text.length <= (workerUp ? MAIN_FIRST_STAGE_WARM_MAX_CHARS : MAIN_FIRST_STAGE_MAX_CHARS)) {
+    if (this.o.firstStage && staged() && !running.syntax && job.text.length <= firstStageMax) {
       // after the messages already waiting (a request for the same snapshot builds it as well)
       setImmediate(() => {
         if (this.running !== running || running.syntax) return;
