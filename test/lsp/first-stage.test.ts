@@ -58,23 +58,30 @@ function fakeRunner(up: boolean, sharesParse = false) {
 
 const SMALL = 'param N = 4\nlayout A = OrderBy(Row(N, M)).GroupBy([N, N])\n';
 
-async function opened(up: boolean, text = SMALL, sharesParse = false) {
-  const doc = TextDocument.create('file:///t.layout', 'layout', 1, text);
+/** A scheduler over a fake runner for one document: what it publishes, the jobs it starts, the versions whose first stage it asked for. */
+function scheduled(doc: TextDocument, o: { up?: boolean; sharesParse?: boolean; ready?: Promise<unknown>; current?: () => TextDocument } = {}) {
   const sent: { version?: number; diagnostics: unknown[] }[] = [];
-  const { runner, jobs } = fakeRunner(up, sharesParse);
+  const { runner, jobs } = fakeRunner(o.up ?? true, o.sharesParse);
   const asked: number[] = [];
   const scheduler = new DiagnosticsScheduler({
     connection: { sendDiagnostics: (p: { version?: number; diagnostics: unknown[] }) => { sent.push(p); return Promise.resolve(); } } as never,
     runner,
-    document: () => doc,
+    document: o.current ?? (() => doc),
     settings: () => defaultSettings,
     timeoutMs: 10_000,
     earlyMinChars: 10,
+    ...(o.ready ? { ready: o.ready } : {}),
     firstStage: (job) => {
       asked.push(job.version);
       return mainThread(job.text);
     },
   });
+  return { scheduler, sent, jobs, asked };
+}
+
+async function opened(up: boolean, text = SMALL, sharesParse = false) {
+  const doc = TextDocument.create('file:///t.layout', 'layout', 1, text);
+  const { scheduler, sent, jobs, asked } = scheduled(doc, { up, sharesParse });
   scheduler.update(doc, true);
   await new Promise((r) => setImmediate(r));
   await new Promise((r) => setImmediate(r));
@@ -181,24 +188,9 @@ test('untilFirstPublish: resolves at the first publish of a just-opened staged d
 
 test('while the first settings pull is under way, a just-opened document\'s first stage is published from the main thread; the analysis, once the settings came, takes it as its own', async () => {
   const doc = TextDocument.create('file:///t.layout', 'layout', 1, SMALL);
-  const sent: { version?: number; diagnostics: unknown[] }[] = [];
-  const { runner, jobs } = fakeRunner(true);
   let settingsCame!: () => void;
   const ready = new Promise<void>((r) => (settingsCame = r));
-  const asked: number[] = [];
-  const scheduler = new DiagnosticsScheduler({
-    connection: { sendDiagnostics: (p: { version?: number; diagnostics: unknown[] }) => { sent.push(p); return Promise.resolve(); } } as never,
-    runner,
-    document: () => doc,
-    settings: () => defaultSettings,
-    timeoutMs: 10_000,
-    earlyMinChars: 10,
-    ready,
-    firstStage: (job) => {
-      asked.push(job.version);
-      return mainThread(job.text);
-    },
-  });
+  const { scheduler, sent, jobs, asked } = scheduled(doc, { ready });
   scheduler.update(doc, true);
   await new Promise((r) => setImmediate(r));
   assert.equal(jobs.length, 0, 'the analysis waits for the settings');
@@ -220,18 +212,8 @@ test('while the first settings pull is under way, a just-opened document\'s firs
   assert.equal(sent.length, 3);
   // an edit before the settings came: no stage of the edited version from before the pull
   const edited = TextDocument.create('file:///u.layout', 'layout', 1, SMALL);
-  const later: unknown[] = [];
-  const s2 = new DiagnosticsScheduler({
-    connection: { sendDiagnostics: (p: unknown) => { later.push(p); return Promise.resolve(); } } as never,
-    runner: fakeRunner(true).runner,
-    document: () => TextDocument.create('file:///u.layout', 'layout', 2, SMALL),
-    settings: () => defaultSettings,
-    timeoutMs: 10_000,
-    earlyMinChars: 10,
-    ready: new Promise(() => undefined),
-    firstStage: (job) => mainThread(job.text),
-  });
-  s2.update(edited, true);
+  const later = scheduled(edited, { ready: new Promise(() => undefined), current: () => TextDocument.create('file:///u.layout', 'layout', 2, SMALL) });
+  later.scheduler.update(edited, true);
   await new Promise((r) => setImmediate(r));
-  assert.equal(later.length, 0);
+  assert.equal(later.sent.length, 0);
 });
