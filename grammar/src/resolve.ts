@@ -118,10 +118,6 @@ export type Global = Top;
 export const TOP_LEVEL: ReadonlySet<SymbolKind> = new Set(['param', 'const', 'let', 'layout', 'perm', 'linear', 'kernel', 'schedule']);
 
 /**
- * The resolution of one declaration's uses and locals, against the file's top-level names. Read-only
- * once made; kept from one version to the next while the declaration resolves the same way.
- */
-/**
  * What one declaration's unit defines and uses, read-only: its top-level definitions, its locals and
  * free symbols (in the order they were made), and its resolved uses and their definitions interleaved
  * (use, definition, ...) in source order. Its part of `Resolution.definitions` is its tops' then its
@@ -129,6 +125,10 @@ export const TOP_LEVEL: ReadonlySet<SymbolKind> = new Set(['param', 'const', 'le
  */
 export type UnitSymbols = Pick<Unit, 'decl' | 'tops' | 'definitions' | 'uses'>;
 
+/**
+ * The resolution of one declaration's uses and locals, against the file's top-level names. Read-only
+ * once made; kept from one version to the next while the declaration resolves the same way.
+ */
 export interface Unit {
   readonly decl: ast.Decl;
   /** its top-level definitions (made once per declaration object: the same objects in every version) */

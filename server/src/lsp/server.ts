@@ -183,6 +183,8 @@ export function startServer(connection: Connection, options: { initialized?: () 
   const idleCollection = options.collect ? new IdleCompaction(options.collect, MAIN_IDLE_COLLECT_MS, usedHeapBytes, MAIN_COLLECT_BOUNDS, () => ctx?.scheduler.busy() ?? false) : undefined;
   /** when the last request, document change or publish came (the main thread's warm-up waits for a quiet moment) */
   let lastActivity = 0;
+  /** an analysis runs or waits, or a message came or went less than `MAIN_WARM_UP_QUIET_MS` ago (background work waits) */
+  const busy = (): boolean => ctx.scheduler.busy() || performance.now() - lastActivity < MAIN_WARM_UP_QUIET_MS;
   const activity = () => {
     lastActivity = performance.now();
     idleCollection?.idle();
@@ -312,7 +314,7 @@ export function startServer(connection: Connection, options: { initialized?: () 
     const size = options.initialized;
     if (size) {
       const sizeWhenQuiet = (): void => {
-        if (performance.now() - lastActivity >= MAIN_WARM_UP_QUIET_MS && !ctx.scheduler.busy()) size();
+        if (!busy()) size();
         else setTimeout(sizeWhenQuiet, SIZE_POLL_MS).unref();
       };
       setTimeout(sizeWhenQuiet, SIZE_POLL_MS).unref();
@@ -324,7 +326,7 @@ export function startServer(connection: Connection, options: { initialized?: () 
     // first, until a document is opened, what a small document's open needs of this thread (warm-main.ts);
     // a little later, so that a didOpen sent with `initialized` does not wait for a cold first step
     setTimeout(() => warmMainFirstStage(() => published || documents.all().length > 0), FIRST_STAGE_WARM_UP_DELAY_MS).unref();
-    warmUpMainThread(() => ctx.scheduler.busy() || performance.now() - lastActivity < MAIN_WARM_UP_QUIET_MS || (!published && performance.now() - initializedAt < MAIN_WARM_UP_DELAY_MS));
+    warmUpMainThread(() => busy() || (!published && performance.now() - initializedAt < MAIN_WARM_UP_DELAY_MS));
     // the build's code-cache run (scripts/build.mjs, bootstrap.ts): the worker's warm-up here too, so
     // that the cache holds the analysis code compiled, not only the request path's
     if (process.env.LAYOUT_WRITE_CODE_CACHE) warmUp(() => false);

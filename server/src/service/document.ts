@@ -57,7 +57,7 @@ export class DocumentHistory {
    * diagnostics waited for)
    */
   readonly resolveCache = new ResolveCache();
-  /** the semantic tokens of the kept chunks, while each is valid (semantic-tokens.ts `forEachSemanticToken`) */
+  /** the semantic tokens of the kept chunks, while each is valid (semantic-tokens.ts `semanticTokenRuns`) */
   readonly semanticTokens = new WeakMap<ParsedChunk, ChunkTokens>();
   /** per declaration: its last elaborated model and what it was built from (elaboration.ts) */
   readonly models = new WeakMap<ast.Decl, unknown>();

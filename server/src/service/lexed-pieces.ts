@@ -5,15 +5,14 @@ import { tokenInfos, type TokenCategory } from '../../../grammar/src/token-info.
 import { constructor as builtinConstructor, method as builtinMethod } from './builtins.js';
 
 /**
- * A piece of text lexed for semantic tokens, offsets relative to its start. Two numbers a token in one
- * array, no object (as the classified tokens kept per chunk, semantic-tokens.ts `ChunkTokens`: at
- * 20,000 lines a version has some 125,000 tokens, 1.7 MB so; 4 typed arrays a piece held 8.5 MB, one
- * 4.5 MB, mostly the arrays' own overhead).
+ * A piece of text lexed for semantic tokens, offsets relative to its start: two numbers a token in one
+ * array, no object (at 20,000 lines a version has some 125,000 tokens). Read once, as the chunk is
+ * classified; what is kept is the classified tokens (semantic-tokens.ts `ChunkTokens`).
  */
 export interface LexedPiece {
   /**
    * per token: its start, then `length << 8 | lib << 4 | kind` (`Lex`, `Lib`); small integers in a
-   * plain array of exactly its length (a typed array each cost some 500 bytes besides its data)
+   * plain array
    */
   data: readonly number[];
 }
@@ -41,5 +40,5 @@ export function lexPiece(text: string): LexedPiece {
     }
     data.push(t.range.start, ((t.range.end - t.range.start) << 8) | (lib << 4) | (k === Lex.Punctuation && t.text === '.' ? Lex.Dot : k));
   }
-  return { data: data.slice() };
+  return { data };
 }

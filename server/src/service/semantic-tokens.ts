@@ -73,21 +73,11 @@ export interface ChunkTokens {
 }
 
 /**
- * Calls `emit` for each classified token in source order: its offset and length, its type's index in
- * `tokenTypes` and its modifiers as bits of `tokenModifiers` (the LSP's encoding). Punctuation gets
- * none. A chunked document's chunks are classified one by one, and each chunk's tokens are kept in the
- * document's history while valid (`ChunkTokens`): after an edit, the chunks it touched and those
- * whose names now resolve differently are classified again, the others are read back.
- */
-export function forEachSemanticToken(doc: LayoutDocument, emit: (start: number, length: number, type: number, mods: number) => void): void {
-  for (const { base, data: t } of semanticTokenRuns(doc)) {
-    for (let i = 0; i < t.length; i += 2) emit(base + t[i], t[i + 1] >>> 8, t[i + 1] & 15, (t[i + 1] >>> 4) & 15);
-  }
-}
-
-/**
  * The classified tokens in runs, in source order: each run's tokens as `ChunkTokens.data` gives them,
  * offsets relative to its `base` (one run per chunk of a chunked document; the whole text otherwise).
+ * Punctuation gets none. A chunked document's chunks are classified one by one, and each chunk's
+ * tokens are kept in the document's history while valid (`ChunkTokens`): after an edit, the chunks it
+ * touched and those whose names now resolve differently are classified again, the others are read back.
  * With `span` (offsets, end excluded), only the chunks that overlap it (an editor's visible lines): the
  * others are neither classified nor read.
  */
@@ -204,12 +194,16 @@ function classify(text: string, decls: readonly ast.Decl[], base: number, defs: 
   return out.slice();
 }
 
-/** Every classified token as an object (tests, the fuzzer); the server encodes them as they come (`forEachSemanticToken`). */
+/** Every classified token as an object (tests, the fuzzer); the server encodes the runs themselves (lsp/semantic-tokens.ts). */
 export function semanticTokens(doc: LayoutDocument): SemanticToken[] {
   const out: SemanticToken[] = [];
-  forEachSemanticToken(doc, (start, length, type, mods) => {
-    out.push({ range: { start, end: start + length }, type: tokenTypes[type], modifiers: tokenModifiers.filter((_, b) => mods & (1 << b)) });
-  });
+  for (const { base, data: t } of semanticTokenRuns(doc)) {
+    for (let i = 0; i < t.length; i += 2) {
+      const start = base + t[i];
+      const mods = (t[i + 1] >>> 4) & 15;
+      out.push({ range: { start, end: start + (t[i + 1] >>> 8) }, type: tokenTypes[t[i + 1] & 15], modifiers: tokenModifiers.filter((_, b) => mods & (1 << b)) });
+    }
+  }
   return out;
 }
 
