@@ -87,3 +87,33 @@ test('with the snapshots\' parse: a job for a version the document has left is n
   assert.equal(v3.kind, 'done');
   assert.match((v3 as Extract<AnalysisOutcome, { kind: 'done' }>).diagnostics[0].message, /S = 8 \(64 points\)/);
 });
+
+test('while a message waits (inputWaiting), no slice runs; each slice ends when one comes; the result is the whole-file analysis', async () => {
+  let waiting = true;
+  let asked = 0;
+  const runner = createRunner(undefined, 60_000, undefined, undefined, () => {
+    asked++;
+    return waiting;
+  });
+  const text = slow(1000); // 1,000,000 points
+  let syntax = 0;
+  let settled = false;
+  const run = runner.run(job(text), { syntax: () => syntax++ });
+  void run.then(() => (settled = true));
+  for (let i = 0; i < 50; i++) await new Promise((r) => setImmediate(r));
+  // asked on every turn, and nothing ran: not even the parse (whose stage would be out)
+  assert.ok(asked >= 20, `${asked} asks`);
+  assert.equal(syntax, 0);
+  assert.equal(settled, false);
+  // a message every other ask: each slice stops at the first, the enumeration pauses at its polls
+  waiting = false;
+  let n = 0;
+  const paused = createRunner(undefined, 60_000, undefined, undefined, () => ++n % 2 === 0);
+  const [a, b] = await Promise.all([run, turnsUntil(paused.run(job(text, 1, 'file:///other.layout')))]);
+  assert.equal(syntax, 1);
+  const expected = plain(fileDiagnostics(analyze(text, { slow: true, budget: 1e8 }), text, undefined));
+  for (const o of [a, b.value]) {
+    assert.equal(o.kind, 'done');
+    assert.deepEqual(plain((o as Extract<AnalysisOutcome, { kind: 'done' }>).diagnostics), expected);
+  }
+});

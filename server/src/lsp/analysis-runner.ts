@@ -180,8 +180,8 @@ export function serveAnalysisRequests(port: MessagePort, options: { warmUp?: boo
 }
 
 /** A runner for the worker entry `entry` (the worker starts on `start()` or the first job); in process without one. */
-export function createRunner(entry: string | undefined, timeoutMs: number, graceMs = 2000, parses?: ParseSource): AnalysisRunner {
-  return entry ? new WorkerRunner(entry, timeoutMs, graceMs) : new InProcessRunner(timeoutMs, parses);
+export function createRunner(entry: string | undefined, timeoutMs: number, graceMs = 2000, parses?: ParseSource, inputWaiting?: () => boolean): AnalysisRunner {
+  return entry ? new WorkerRunner(entry, timeoutMs, graceMs) : new InProcessRunner(timeoutMs, parses, inputWaiting);
 }
 
 interface Current {
@@ -377,7 +377,12 @@ class InProcessRunner implements AnalysisRunner {
   private current?: { stop: () => void };
   readonly sharesParse: boolean;
 
-  constructor(private readonly timeoutMs: number, private readonly parses?: ParseSource) {
+  /**
+   * `inputWaiting`: whether a message came that is not answered yet (transport.ts `InputWatch`): it
+   * ends a slice at once (a GenP enumeration pauses too), and a slice waits while it holds, so that a
+   * request waits for one step of the analysis at most, not for the rest of a slice.
+   */
+  constructor(private readonly timeoutMs: number, private readonly parses?: ParseSource, private readonly inputWaiting: () => boolean = () => false) {
     this.sharesParse = parses !== undefined;
   }
 
@@ -419,6 +424,11 @@ class InProcessRunner implements AnalysisRunner {
       this.current = current;
       const slice = (): void => {
         if (settled || stopped) return;
+        // a message came that is not answered yet: it goes first
+        if (this.inputWaiting()) {
+          afterInput(slice);
+          return;
+        }
         try {
           if (!steps) {
             if (job.text.length > MAX_FULL_ANALYSIS_CHARS) {
@@ -435,7 +445,7 @@ class InProcessRunner implements AnalysisRunner {
               gpuTarget: job.settings.gpuTarget,
               uri: job.uri,
               shouldStop: () => stopped,
-              shouldPause: () => performance.now() >= deadline,
+              shouldPause: () => performance.now() >= deadline || this.inputWaiting(),
               ...(stages.syntax ? { onSyntax: stages.syntax } : {}),
               ...(stages.partial ? { onFast: stages.partial } : {}),
               ...(shared ? { parsed: shared.parse, resolution: shared.resolution } : {}),
@@ -454,7 +464,7 @@ class InProcessRunner implements AnalysisRunner {
           stepped++;
           deadline = performance.now() + SLICE_MS;
           let r = steps.next(false);
-          while (!r.done && performance.now() < deadline) r = steps.next(false);
+          while (!r.done && performance.now() < deadline && !this.inputWaiting()) r = steps.next(false);
           if (r.done) {
             end(r.value.cancelled ? { kind: 'cancelled' } : { kind: 'done', diagnostics: r.value.diagnostics, ms: performance.now() - t0 });
             return;

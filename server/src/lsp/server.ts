@@ -24,7 +24,7 @@ import {
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { createRunner, serveAnalysisRequests, workerRole, type AnalysisRunner } from './analysis-runner.js';
 import { lowerThreadPriority, WORKER_NICE } from './thread-priority.js';
-import { FrameWriter, Resync } from './transport.js';
+import { FrameWriter, InputWatch, Resync } from './transport.js';
 import { SnapshotCache, type ClientSupport, type ServerContext } from './context.js';
 import { firstStage } from '../service/incremental-move.js';
 import { warmMainFirstStage, warmUpMainThread } from './warm-main.js';
@@ -109,9 +109,11 @@ if (!isMainThread && (workerData as { role?: string } | undefined)?.role === wor
     configureHeap();
     const collect = mainThreadCollection();
     // the main thread's young generation is sized once it is quiet after `initialize`; it collects its heap once idle (heap.ts)
-    startServer(stdioRequested() ? resilientStdioConnection() : createConnection(ProposedFeatures.all, connectionOptions()), {
+    const stdio = stdioRequested() ? resilientStdioConnection() : undefined;
+    startServer(stdio?.connection ?? createConnection(ProposedFeatures.all, connectionOptions()), {
       initialized: sizeMainYoungGeneration,
       ...(collect ? { collect } : {}),
+      ...(stdio ? { input: stdio.watch } : {}),
     });
   } else {
     if (cl.stdout) process.stdout.write(cl.stdout);
@@ -144,10 +146,13 @@ function stdioRequested(): boolean {
 
 /**
  * `--stdio` with framing that survives a broken frame (transport.ts): a wrong Content-Length, a
- * missing header or junk is dropped, logged on stderr, and reading resumes at the next header.
+ * missing header or junk is dropped, logged on stderr, and reading resumes at the next header. `watch`
+ * tells the analysis that a message came that is not answered yet (transport.ts `InputWatch`).
  */
-function resilientStdioConnection(): Connection {
-  const input = process.stdin.pipe(new Resync((m) => process.stderr.write(m + '\n')));
+function resilientStdioConnection(): { connection: Connection; watch: InputWatch } {
+  // (the watch is made below: a frame comes on a later turn)
+  const input = process.stdin.pipe(new Resync((m) => process.stderr.write(m + '\n'), () => watch.framed()));
+  const watch = new InputWatch(0, process.stdin, input);
   process.stdin.on('end', () => input.end());
   // A readable stream (not a MessageReader), so that the library exits when it ends, as with its own
   // --stdio; and, as it does for --stdio, nothing but protocol messages may reach stdout. The writer
@@ -160,7 +165,7 @@ function resilientStdioConnection(): Connection {
   console.info = (...a: unknown[]) => remote.info(a.map(String).join(' '));
   console.warn = (...a: unknown[]) => remote.warn(a.map(String).join(' '));
   console.error = (...a: unknown[]) => remote.error(a.map(String).join(' '));
-  return connection;
+  return { connection, watch };
 }
 
 /** The bundle's own path, when running bundled (the worker runs the same file). */
@@ -179,7 +184,7 @@ function bundlePath(): string | undefined {
  * last request, document change or publish, and no analysis running: the worker's whole-file
  * analysis lets the heap grow freely, heap.ts) if what its heap holds grew (`MAIN_COLLECT_BOUNDS`).
  */
-export function startServer(connection: Connection, options: { initialized?: () => void; collect?: () => void } = {}): void {
+export function startServer(connection: Connection, options: { initialized?: () => void; collect?: () => void; input?: InputWatch } = {}): void {
   const idleCollection = options.collect ? new IdleCompaction(options.collect, MAIN_IDLE_COLLECT_MS, usedHeapBytes, MAIN_COLLECT_BOUNDS, () => ctx?.scheduler.busy() ?? false) : undefined;
   /** when the last request, document change or publish came (the main thread's warm-up waits for a quiet moment) */
   let lastActivity = 0;
@@ -210,10 +215,13 @@ export function startServer(connection: Connection, options: { initialized?: () 
   // 3.2 ms at 2,000 lines. LAYOUT_ANALYSIS_THREAD=worker runs it in the worker instead (the worker
   // then starts with the server, before `initialize`, and warms up there: warm-up.ts).
   const inWorker = process.env.LAYOUT_ANALYSIS_THREAD === 'worker';
+  // A slice ends early, and the next one waits, while a message that came is not answered
+  // (`options.input`: transport.ts `InputWatch`).
+  const input = options.input;
   const runner: AnalysisRunner = createRunner(inWorker ? bundlePath() : undefined, ANALYSIS_TIMEOUT_MS, undefined, (job) => {
     const doc = documents.get(job.uri);
     return doc && doc.version === job.version ? snapshots.sharedParse(doc) : undefined;
-  });
+  }, input ? () => input.waiting() : undefined);
   runner.start();
   /** some document's complete diagnostics were published (the main thread's warm-up may start) */
   let published = false;

@@ -13,6 +13,7 @@
 // up meanwhile, most often the worker's diagnostics being converted and published (a hover right
 // after an edit at 10,000 lines, from the handler's end to the client: p50 0.6-1.0 ms before, 0.36-0.43
 // after; the slowest tenth 3-5 ms either way, the client's own pauses among them).
+import { fstatSync, readSync } from 'node:fs';
 import { Transform, type TransformCallback } from 'node:stream';
 import { AbstractMessageWriter, type Message, type MessageWriter } from 'vscode-languageserver/node';
 
@@ -36,7 +37,8 @@ export class Resync extends Transform {
   /** bytes dropped since the last report */
   private dropped = 0;
 
-  constructor(private readonly log: (message: string) => void = () => undefined) {
+  /** `framed`: called for each frame passed on (`InputWatch.framed`) */
+  constructor(private readonly log: (message: string) => void = () => undefined, private readonly framed: () => void = () => undefined) {
     super();
   }
 
@@ -117,6 +119,7 @@ export class Resync extends Transform {
         continue;
       }
       this.push(Buffer.concat([Buffer.from(`Content-Length: ${length}\r\n\r\n`, 'latin1'), body]));
+      this.framed();
       this.buf = this.buf.subarray(start + length);
     }
   }
@@ -151,5 +154,87 @@ export class FrameWriter extends AbstractMessageWriter implements MessageWriter 
 
   end(): void {
     this.out.end();
+  }
+}
+
+/** How often `InputWatch.waiting` looks at the pipe at most (ms): a look costs about 5 µs. */
+const PEEK_INTERVAL_MS = 0.2;
+/**
+ * Turns of the event loop a frame takes from `Resync` to its handler: vscode-jsonrpc's reader hands
+ * it on from an immediate (its read lock), and its connection dispatches it from another; one more
+ * for the turn in which it was read.
+ */
+const DISPATCH_TURNS = 3;
+
+/**
+ * Whether a message came that is not answered yet, so that background work on this thread (the
+ * analysis's slices: analysis-runner.ts) stops and lets it be answered first. Two ways a message can
+ * be waiting:
+ * - Read and framed (`Resync` calls `framed`), but not yet dispatched: vscode-jsonrpc dispatches a
+ *   message two immediates after it was read, so a slice queued before it came ran first.
+ * - Not read yet: Node reads its input only between two callbacks of the event loop, so a request
+ *   that came during a slice waited for the slice's end. Where the input is a pipe or a socket (not
+ *   on Windows, whose pipes block), `waiting` reads, without blocking, what waits on `fd` (libuv
+ *   keeps it non-blocking) and hands it to `into`, the `Resync` that the stream `from` is piped to;
+ *   only when `from` holds nothing it read before (else the order of the bytes would change), at
+ *   most every `PEEK_INTERVAL_MS`. `LAYOUT_INPUT_PEEK=0` turns this reading off.
+ */
+export class InputWatch {
+  private last = -Infinity;
+  private readonly buf = Buffer.alloc(64 * 1024);
+  private peeking: boolean;
+  /** a frame came and its dispatch may not have run yet */
+  private undispatched = false;
+  private epoch = 0;
+
+  constructor(private readonly fd: number, private readonly from: NodeJS.ReadableStream & { readableLength: number }, private readonly into: NodeJS.WritableStream) {
+    this.peeking = process.platform !== 'win32' && process.env.LAYOUT_INPUT_PEEK !== '0' && isPipe(fd);
+  }
+
+  /** a frame was passed on to the reader (`Resync`) */
+  framed(): void {
+    this.undispatched = true;
+    const epoch = ++this.epoch;
+    let turns = DISPATCH_TURNS;
+    const turn = (): void => {
+      if (epoch !== this.epoch) return; // a later frame waits longer
+      if (--turns > 0) setImmediate(turn);
+      else this.undispatched = false;
+    };
+    setImmediate(turn);
+  }
+
+  /** true when a message came that has not been dispatched yet (reading what waits on the pipe) */
+  waiting(): boolean {
+    if (this.undispatched) return true;
+    if (!this.peeking) return false;
+    const now = performance.now();
+    if (now - this.last < PEEK_INTERVAL_MS) return false;
+    this.last = now;
+    if (this.from.readableLength > 0) return true; // read already, not yet passed on
+    let n: number;
+    try {
+      n = readSync(this.fd, this.buf, 0, this.buf.length, null);
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code;
+      if (code !== 'EAGAIN' && code !== 'EWOULDBLOCK') this.peeking = false;
+      return false;
+    }
+    if (n === 0) {
+      // the end of the input: the stream sees it too
+      this.peeking = false;
+      return false;
+    }
+    this.into.write(Buffer.from(this.buf.subarray(0, n)));
+    return true;
+  }
+}
+
+function isPipe(fd: number): boolean {
+  try {
+    const st = fstatSync(fd);
+    return st.isFIFO() || st.isSocket();
+  } catch {
+    return false;
   }
 }
