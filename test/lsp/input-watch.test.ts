@@ -14,7 +14,7 @@ const frame = (o: object) => {
 };
 
 test('a message written while the loop is blocked is read by the watch, in order, and waiting() says so until it is dispatched', { skip: process.platform === 'win32' ? 'pipes block on Windows: no watch there' : false }, async () => {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'test/lsp/fixtures/input-watch-child.ts'], { cwd: root, stdio: ['pipe', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', 'test/lsp/input-watch-child.ts'], { cwd: root, stdio: ['pipe', 'pipe', 'inherit'] });
   const events: Record<string, unknown>[] = [];
   const waiters: [(e: Record<string, unknown>) => boolean, () => void][] = [];
   let out = '';
