@@ -20,11 +20,13 @@ import {
   type InitializeParams,
   type InitializeResult,
   type Connection,
+  type Position,
 } from 'vscode-languageserver/node';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { createRunner, serveAnalysisRequests, workerRole, type AnalysisRunner } from './analysis-runner.js';
 import { lowerThreadPriority, WORKER_NICE } from './thread-priority.js';
 import { FrameWriter, InputWatch, Resync } from './transport.js';
+import { HoverPriming } from './hover-priming.js';
 import { SnapshotCache, type ClientSupport, type ServerContext } from './context.js';
 import { firstStage } from '../service/incremental-move.js';
 import { warmMainFirstStage, warmUpMainThread } from './warm-main.js';
@@ -223,6 +225,16 @@ export function startServer(connection: Connection, options: { initialized?: () 
     return doc && doc.version === job.version ? snapshots.sharedParse(doc) : undefined;
   }, input ? () => input.waiting() : undefined);
   runner.start();
+  // the hovers of the layouts near where the user works, computed when the server is idle (hover-priming.ts)
+  const priming = process.env.LAYOUT_HOVER_PRIME === '0' ? undefined : new HoverPriming({
+    snapshot: (uri) => {
+      const doc = documents.get(uri);
+      return doc ? { version: doc.version, model: snapshots.get(doc) } : undefined;
+    },
+    settings: () => settings.get(),
+    busy,
+    ...(input ? { inputWaiting: () => input.waiting() } : {}),
+  });
   /** some document's complete diagnostics were published (the main thread's warm-up may start) */
   let published = false;
 
@@ -273,6 +285,7 @@ export function startServer(connection: Connection, options: { initialized?: () 
         published = true;
         activity();
         snapshots.prepare(uri, version, () => documents.get(uri), PREPARE_IDLE_MS);
+        priming?.published(uri, version);
       },
     });
     ctx = {
@@ -402,7 +415,15 @@ export function startServer(connection: Connection, options: { initialized?: () 
     openedVersion.delete(e.document.uri);
     snapshots.delete(e.document.uri);
     ctx.scheduler.close(e.document.uri);
+    priming?.forget(e.document.uri);
   });
+
+  /** a request's position (or its range's start: an editor asks for inlay hints in the visible range) is where hovers are primed first */
+  const primeNear = (uri: string, p: unknown): void => {
+    const at = (p as { position?: Position }).position ?? (p as { range?: { start?: Position } }).range?.start;
+    const doc = at && priming ? documents.get(uri) : undefined;
+    if (doc && at) priming?.focusAt(uri, doc.offsetAt(at));
+  };
 
   const safe = <P, R>(name: string, f: (ctx: ServerContext, p: P) => R | Promise<R>, fallback: R) => async (p: P, token?: CancellationToken): Promise<R> => {
     // cancelled while it waited behind other work on this thread: answer that, do not compute
@@ -415,6 +436,7 @@ export function startServer(connection: Connection, options: { initialized?: () 
       if (token?.isCancellationRequested) throw new ResponseError(LSPErrorCodes.RequestCancelled, 'the request was cancelled');
     }
     activity();
+    if (typeof uri === 'string') primeNear(uri, p);
     try {
       return await f(ctx, p);
     } catch (e) {

@@ -98,12 +98,36 @@ function indexOfDecl(decls: readonly ast.Decl[], decl: ast.Decl): number | undef
 /** The elaborated model of `decl` (a declaration of `doc.file`) and what it depends on. Never throws. */
 export function modelOfDecl(doc: LayoutDocument, decl: ast.Decl): DeclModel {
   const m = docModels(doc);
-  let r = m.byDecl.get(decl);
+  let r = m.byDecl.get(decl) ?? scratch?.get(decl);
   if (!r) {
-    r = elaborateClosure(doc, m, decl, undefined, doc.history?.models as WeakMap<ast.Decl, Carried> | undefined);
-    m.byDecl.set(decl, r);
+    r = elaborateClosure(doc, m, decl, undefined, doc.history?.models as WeakMap<ast.Decl, Carried> | undefined, scratch === undefined);
+    (scratch ?? m.byDecl).set(decl, r);
   }
   return r;
+}
+
+/** the models elaborated inside `transientModels`, dropped after it */
+let scratch: Map<ast.Decl, DeclModel> | undefined;
+
+/**
+ * `f()` with the models it elaborates dropped afterwards: neither kept for the version nor carried
+ * to later ones (nor are the symbolic results layout-info.ts keeps: `modelsKept`). For work ahead
+ * of requests (hover-prime.ts), whose product is a hover text kept on its own: the models of the
+ * hundreds of layouts it computes would otherwise stay as long as their declarations are unchanged.
+ */
+export function transientModels<T>(f: () => T): T {
+  const was = scratch;
+  scratch = new Map();
+  try {
+    return f();
+  } finally {
+    scratch = was;
+  }
+}
+
+/** false inside `transientModels` */
+export function modelsKept(): boolean {
+  return scratch === undefined;
 }
 
 /**
@@ -137,7 +161,7 @@ export function closureOf(doc: LayoutDocument, decl: ast.Decl): ast.Decl[] {
   return closureIndices(doc, docModels(doc), decl).map((j) => decls[j]);
 }
 
-function elaborateClosure(doc: LayoutDocument, m: DocModels, decl: ast.Decl, overrides?: ReadonlyMap<string, bigint>, carried?: WeakMap<ast.Decl, Carried>): DeclModel {
+function elaborateClosure(doc: LayoutDocument, m: DocModels, decl: ast.Decl, overrides?: ReadonlyMap<string, bigint>, carried?: WeakMap<ast.Decl, Carried>, carry = true): DeclModel {
   const decls = doc.file.decls;
   const resolution = doc.symbols.resolution;
   const closure = closureIndices(doc, m, decl);
@@ -150,7 +174,7 @@ function elaborateClosure(doc: LayoutDocument, m: DocModels, decl: ast.Decl, ove
   const el = new Elaborator(resolution, overrides ? { overrides } : {});
   for (const d of order) el.guardedDecl(d);
   const result = { model: el.model, diagnostics: el.diagnostics };
-  carried?.set(decl, { decls: order, starts, units, result });
+  if (carry) carried?.set(decl, { decls: order, starts, units, result });
   return result;
 }
 

@@ -10,7 +10,7 @@ import { printExprs, queryExpr, type Lang, type Model } from '../check/elaborate
 import { findBuiltin } from '../codegen/builtins.js';
 import type { LayoutDocument } from './document.js';
 import { declAt } from './document.js';
-import { errorIn, modelOfDecl } from './elaboration.js';
+import { errorIn, modelOfDecl, modelsKept } from './elaboration.js';
 import { acrossVersions, alsoKept, cached, fresh, type Computed } from './hover-cache.js';
 import { hasLinearDecls, legoLinearFacts } from './linear-hover.js';
 import type { HoverLanguage, Settings } from './settings.js';
@@ -162,6 +162,7 @@ function symbolicOnce(what: string, L: A.Layout, ctx: A.SymContext, compute: () 
   } else {
     symbolicStats.misses++;
     r = attempt(compute);
+    if (!modelsKept()) return r; // work ahead of requests: not kept (elaboration.ts `transientModels`)
     if (symbolicKept.size >= SYMBOLIC_KEPT) symbolicKept.delete(symbolicKept.keys().next().value!);
   }
   symbolicKept.set(key, r);
