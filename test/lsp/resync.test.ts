@@ -1,10 +1,10 @@
-// transport.ts `Resync`: however the input is cut into pieces (a 750 KB didOpen comes in 64 KB pieces,
+// transport.ts `Resync` (and `FrameReader`, to which it hands the messages it parsed): however the input is cut into pieces (a 750 KB didOpen comes in 64 KB pieces,
 // a body's pieces are kept aside until it is complete), the frames passed on are the same as when the
 // whole input comes at once; well-formed frames all pass, in order.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { Resync } from '../../server/src/lsp/transport.js';
+import { FrameReader, Resync } from '../../server/src/lsp/transport.js';
 
 function frame(body: string, lengthDelta = 0): Buffer {
   const b = Buffer.from(body, 'utf8');
@@ -92,4 +92,43 @@ test('Resync: a large body in 64 KB pieces is kept aside, not joined piece by pi
   assert.equal(concat(out).toString('utf8'), input.toString('utf8'));
   // the body joined once, and the frame passed on once: not once per piece (13 pieces, about 6 MB)
   assert.ok(copied <= 2 * input.length + 64, `${copied} bytes copied for a ${input.length}-byte frame`);
+});
+
+test('FrameReader: Resync delivers the messages it framed, parsed, the same as the frames it passes on as bytes, in order; a message the connection throws on does not stop the next', async () => {
+  const part = fc.oneof(message.map((b) => frame(b)), fc.constant(Buffer.from('junk\r\n', 'latin1')), message.map((b) => frame(b, 7)));
+  await fc.assert(fc.asyncProperty(fc.array(part, { minLength: 1, maxLength: 6 }), fc.array(fc.nat(), { maxLength: 20 }), async (parts, rawCuts) => {
+    const input = Buffer.concat(parts);
+    const cuts = rawCuts.map((c) => c % input.length);
+    const reader = new FrameReader();
+    const got: unknown[] = [];
+    const errors: unknown[] = [];
+    reader.onError((e) => errors.push(e));
+    let calls = 0;
+    reader.listen((m) => {
+      // the connection throws on every other message (as on `$/cancelRequest` with `params: null`)
+      if (calls++ % 2 === 1) throw new Error('cannot take it');
+      got.push(m);
+    });
+    const r = new Resync(() => undefined, () => undefined, (m) => reader.deliver(m));
+    const ends = [...new Set(cuts.filter((c) => c > 0 && c < input.length))].sort((a, b) => a - b);
+    let at = 0;
+    for (const e of [...ends, input.length]) {
+      r.write(input.subarray(at, e));
+      at = e;
+    }
+    const bodies = (await passed(input, cuts)).map((b) => JSON.parse(b) as unknown);
+    assert.deepEqual(got, bodies.filter((_, k) => k % 2 === 0));
+    assert.equal(errors.length, Math.floor(bodies.length / 2));
+  }), { seed: 20261125, numRuns: 150 });
+});
+
+test('FrameReader: messages delivered before the connection listens are handed on when it does; a shutdown request is noted', () => {
+  const reader = new FrameReader();
+  reader.deliver({ jsonrpc: '2.0', id: 1, method: 'initialize', params: {} });
+  reader.deliver({ jsonrpc: '2.0', id: 2, method: 'shutdown' });
+  assert.equal(reader.shutdownRequested, true);
+  const got: unknown[] = [];
+  reader.listen((m) => got.push(m));
+  reader.deliver({ jsonrpc: '2.0', method: 'exit' });
+  assert.deepEqual(got.map((m) => (m as { method: string }).method), ['initialize', 'shutdown', 'exit']);
 });

@@ -42,6 +42,18 @@ test('--stdio with --clientProcessId serves, and exits when its input closes', (
   assert.equal(r.stderr, '');
 });
 
+test('its input ended, the server exits at once: 0 when a shutdown request came, else 1 (as the library does for its own --stdio)', () => {
+  const frame = (o: object) => {
+    const b = JSON.stringify({ jsonrpc: '2.0', ...o });
+    return `Content-Length: ${Buffer.byteLength(b)}\r\n\r\n${b}`;
+  };
+  const init = frame({ id: 1, method: 'initialize', params: { processId: null, rootUri: null, capabilities: {} } });
+  const run = (input: string) => spawnSync(process.execPath, [serverPath, '--stdio'], { encoding: 'utf8', input, timeout: 10_000 });
+  const shut = run(init + frame({ id: 2, method: 'shutdown' }));
+  assert.equal(shut.status, 0, shut.stderr);
+  assert.equal(run(init).status, 1);
+});
+
 test('package.json ships the server as the layout-language-server bin: executable, with a node shebang', () => {
   assert.deepEqual(pkg.bin, { layout: './dist/cli.js', 'layout-language-server': './dist/server.js' });
   for (const file of Object.values(pkg.bin)) {

@@ -25,7 +25,7 @@ import {
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { createRunner, serveAnalysisRequests, workerRole, type AnalysisRunner } from './analysis-runner.js';
 import { lowerThreadPriority, WORKER_NICE } from './thread-priority.js';
-import { FrameWriter, InputWatch, Resync } from './transport.js';
+import { FrameReader, FrameWriter, InputWatch, Resync } from './transport.js';
 import { HoverPriming } from './hover-priming.js';
 import { SnapshotCache, type ClientSupport, type ServerContext } from './context.js';
 import { firstStage } from '../service/incremental-move.js';
@@ -152,16 +152,22 @@ function stdioRequested(): boolean {
  * tells the analysis that a message came that is not answered yet (transport.ts `InputWatch`).
  */
 function resilientStdioConnection(): { connection: Connection; watch: InputWatch } {
+  // Resync hands each message it framed (and parsed) to our reader: parsed once, handed on at once
+  const reader = new FrameReader();
   // (the watch is made below: a frame comes on a later turn)
-  const input = process.stdin.pipe(new Resync((m) => process.stderr.write(m + '\n'), () => watch.framed()));
+  const input = process.stdin.pipe(new Resync((m) => process.stderr.write(m + '\n'), () => watch.framed(), (m) => reader.deliver(m)));
   const watch = new InputWatch(0, process.stdin, input);
-  process.stdin.on('end', () => input.end());
-  // A readable stream (not a MessageReader), so that the library exits when it ends, as with its own
-  // --stdio; and, as it does for --stdio, nothing but protocol messages may reach stdout. The writer
-  // is ours (transport.ts: each message written at once); the library takes a stream on one side and
-  // a MessageWriter on the other, which its type declarations do not spell out.
-  const writer: unknown = new FrameWriter(process.stdout);
-  const connection = createConnection(ProposedFeatures.all, input, writer as NodeJS.WritableStream, connectionOptions());
+  // the input's end ends the server, as the library does for its own --stdio: exit code 0 after a
+  // `shutdown` request, else 1
+  const ended = (): void => {
+    reader.close();
+    process.exit(reader.shutdownRequested ? 0 : 1);
+  };
+  process.stdin.on('end', ended);
+  process.stdin.on('close', ended);
+  // As for the library's own --stdio, nothing but protocol messages may reach stdout. The writer is
+  // ours too (transport.ts: each message written at once).
+  const connection = createConnection(ProposedFeatures.all, reader, new FrameWriter(process.stdout), connectionOptions());
   const remote = connection.console;
   console.log = console.debug = (...a: unknown[]) => remote.log(a.map(String).join(' '));
   console.info = (...a: unknown[]) => remote.info(a.map(String).join(' '));

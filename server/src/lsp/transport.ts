@@ -15,7 +15,7 @@
 // after; the slowest tenth 3-5 ms either way, the client's own pauses among them).
 import { fstatSync, readSync } from 'node:fs';
 import { Transform, type TransformCallback } from 'node:stream';
-import { AbstractMessageWriter, type Message, type MessageWriter } from 'vscode-languageserver/node';
+import { AbstractMessageReader, AbstractMessageWriter, type DataCallback, type Disposable, type Message, type MessageReader, type MessageWriter } from 'vscode-languageserver/node';
 
 const HEADER = Buffer.from('Content-Length:', 'latin1');
 const END = Buffer.from('\r\n\r\n', 'latin1');
@@ -37,8 +37,11 @@ export class Resync extends Transform {
   /** bytes dropped since the last report */
   private dropped = 0;
 
-  /** `framed`: called for each frame passed on (`InputWatch.framed`) */
-  constructor(private readonly log: (message: string) => void = () => undefined, private readonly framed: () => void = () => undefined) {
+  /**
+   * `framed`: called for each frame passed on (`InputWatch.framed`). `deliver`: given each frame's
+   * message, parsed (the check parses it anyway), instead of the frame's bytes (`FrameReader`).
+   */
+  constructor(private readonly log: (message: string) => void = () => undefined, private readonly framed: () => void = () => undefined, private readonly deliver?: (message: object) => void) {
     super();
   }
 
@@ -106,19 +109,20 @@ export class Resync extends Transform {
         return;
       }
       const body = this.buf.subarray(start, start + length);
-      let ok = false;
+      let message: object | undefined;
       try {
         const v: unknown = JSON.parse(body.toString('utf8'));
-        ok = typeof v === 'object' && v !== null;
+        if (typeof v === 'object' && v !== null) message = v;
       } catch {
-        ok = false;
+        message = undefined;
       }
-      if (!ok) {
+      if (!message) {
         // a wrong length (or junk): look for the next header after this one's start
         this.discard(1, `a frame whose ${length}-byte body is not a JSON message (a wrong Content-Length?)`);
         continue;
       }
-      this.push(Buffer.concat([Buffer.from(`Content-Length: ${length}\r\n\r\n`, 'latin1'), body]));
+      if (this.deliver) this.deliver(message);
+      else this.push(Buffer.concat([Buffer.from(`Content-Length: ${length}\r\n\r\n`, 'latin1'), body]));
       this.framed();
       this.buf = this.buf.subarray(start + length);
     }
@@ -154,6 +158,46 @@ export class FrameWriter extends AbstractMessageWriter implements MessageWriter 
 
   end(): void {
     this.out.end();
+  }
+}
+
+/**
+ * A message reader fed by `Resync` with the messages it parsed (`deliver`): vscode-jsonrpc's own
+ * stream reader parsed each body a second time (a 10,000-line didOpen is 400 KB of JSON), and handed
+ * each message on from an immediate of its own, a turn of the event loop after the frame was read.
+ * `shutdownRequested` says whether a `shutdown` request came (the exit code when the input ends).
+ */
+export class FrameReader extends AbstractMessageReader implements MessageReader {
+  private callback?: DataCallback;
+  private readonly early: Message[] = [];
+  shutdownRequested = false;
+
+  listen(callback: DataCallback): Disposable {
+    this.callback = callback;
+    for (const m of this.early.splice(0)) this.handOn(callback, m);
+    return { dispose: () => (this.callback = undefined) };
+  }
+
+  /** a message framed by `Resync` */
+  deliver(message: object): void {
+    const m = message as Message & { method?: unknown };
+    if (m.method === 'shutdown') this.shutdownRequested = true;
+    if (this.callback) this.handOn(this.callback, m);
+    else this.early.push(m);
+  }
+
+  /** a message the connection cannot take (`$/cancelRequest` with `params: null`) is reported, and reading goes on */
+  private handOn(callback: DataCallback, m: Message): void {
+    try {
+      callback(m);
+    } catch (e) {
+      this.fireError(e);
+    }
+  }
+
+  /** the input ended */
+  close(): void {
+    this.fireClose();
   }
 }
 
