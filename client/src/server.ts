@@ -42,9 +42,11 @@ export class LayoutServer implements vscode.Disposable {
       return;
     }
     const env = serverEnvironment(process.env);
+    // over stdio, not IPC: there the server frames and reads its input itself (transport.ts), and its
+    // analysis stops a slice for a message that came (InputWatch): a request waits one step of it
     const serverOptions: ServerOptions = {
-      run: { module, transport: TransportKind.ipc, options: { env } },
-      debug: { module, transport: TransportKind.ipc, options: { env, execArgv: ['--nolazy', '--inspect=6011'] } },
+      run: { module, transport: TransportKind.stdio, options: { env } },
+      debug: { module, transport: TransportKind.stdio, options: { env, execArgv: ['--nolazy', '--inspect=6011'] } },
     };
     const clientOptions: LanguageClientOptions = {
       documentSelector: [
