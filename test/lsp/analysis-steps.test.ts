@@ -143,3 +143,34 @@ test('with the snapshots\' parse, versions parsed but not analysed in between: o
   assert.equal(r.stats.rechecked, 4, 'extra, P30 and the two that use it');
   assert.deepEqual(plain(r.diagnostics), plain(fileDiagnostics(analyze(text, { slow: true }), text, undefined)));
 });
+
+test('a kernel\'s bindings are evaluated a step each: the run yields between two, and stopped between two, the next run evaluates the kernel again, exactly', () => {
+  const text = [
+    'const M = 256, N = 256, K = 256, BM = 64, BN = 64, BK = 32, GM = 4',
+    'layout A = OrderBy(Row(M, K)).TileBy([M / BM, K / BK], [BM, BK])',
+    'layout B = OrderBy(Row(K, N)).TileBy([K / BK, N / BN], [BK, BN])',
+    'layout C = OrderBy(Row(M, N)).TileBy([M / BM, N / BN], [BM, BN])',
+    'layout P = OrderBy(Col(max(M / BM / GM, 1), 1), Col(min(M / BM, GM), N / BN)).TileBy([M / BM, N / BN])',
+    'kernel mm target triton builtin matmul {',
+    '  pid_m, pid_n = P.inv(pid)',
+    '  offset_aptrs = A[pid_m, k, :, :]',
+    '  offset_bptrs = B[k, pid_n, :, :]',
+    '  offset_cptrs = C[pid_m, pid_n, 0:BM, 0:BN]',
+    '  param_M = M', '  param_N = N', '  param_K = K', '  param_BM = BM', '  param_BN = BN', '  param_BK = BK', '  param_GM = GM',
+    '}', '',
+  ].join('\n');
+  const whole = plain(fileDiagnostics(analyze(text, { slow: true, budget: BUDGET }), text, undefined));
+  // the steps of a run with the kernel, and of the same file without its evaluation (no kernel)
+  const noKernel = text.slice(0, text.indexOf('kernel mm'));
+  const withK = stepped(new IncrementalAnalysis(), text, { budget: BUDGET });
+  const without = stepped(new IncrementalAnalysis(), noKernel, { budget: BUDGET });
+  assert.deepEqual(plain(withK.result.diagnostics), whole);
+  // the kernel's own steps: its check, its evaluation's first binding, then one per other binding the template uses (4 in all)
+  assert.ok(withK.steps - without.steps >= 5, `${withK.steps} steps with the kernel, ${without.steps} without`);
+  // stopped at each step of the evaluation in turn: the next run gives the whole-file result
+  for (let stopAt = without.steps; stopAt <= withK.steps; stopAt++) {
+    const a = new IncrementalAnalysis();
+    stepped(a, text, { budget: BUDGET }, stopAt);
+    assert.deepEqual(plain(stepped(a, text, { budget: BUDGET }).result.diagnostics), whole, `stopped at step ${stopAt}`);
+  }
+});

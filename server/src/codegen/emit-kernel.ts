@@ -195,7 +195,20 @@ export interface KernelEvaluation {
  */
 export function evaluateKernel(decl: KernelDecl, evaluable: Evaluable, ctx: EvaluationContext): KernelEvaluation;
 export function evaluateKernel(decl: KernelDecl, evaluable: Evaluable, ctx: EvaluationContext, shouldStop?: () => boolean): KernelEvaluation | undefined;
-export function evaluateKernel(decl: KernelDecl, { template, builtin, target }: Evaluable, ctx: EvaluationContext, shouldStop?: () => boolean): KernelEvaluation | undefined {
+export function evaluateKernel(decl: KernelDecl, evaluable: Evaluable, ctx: EvaluationContext, shouldStop?: () => boolean): KernelEvaluation | undefined {
+  const steps = evaluateKernelSteps(decl, evaluable, ctx, shouldStop);
+  for (;;) {
+    const r = steps.next();
+    if (r.done) return r.value;
+  }
+}
+
+/**
+ * `evaluateKernel` a binding at a time: it yields after each binding it evaluated, so that the
+ * editor's analysis, which runs between requests, can let one be answered (the bindings of a kernel
+ * are its slow part: 4-5 ms for the bench file's matmul, more the first time).
+ */
+export function* evaluateKernelSteps(decl: KernelDecl, { template, builtin, target }: Evaluable, ctx: EvaluationContext, shouldStop?: () => boolean): Generator<void, KernelEvaluation | undefined, void> {
   const diagnostics: Diagnostic[] = [];
   const used = new Set(template.placeholders.map((p) => p.name));
   const values: Record<string, string> = Object.create(null) as Record<string, string>;
@@ -203,8 +216,11 @@ export function evaluateKernel(decl: KernelDecl, { template, builtin, target }: 
   const b = builtin;
   const sharable: SharedBinding[] = [];
   const usedParams = new Set<string>();
+  let first = true;
   for (const binding of decl.bindings) {
     if (!binding.names.some((n) => used.has(n.name))) continue;
+    if (!first) yield;
+    first = false;
     if (shouldStop?.()) return undefined;
     let v: BindingValue;
     try {

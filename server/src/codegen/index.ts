@@ -21,7 +21,7 @@ import type { KernelEmission } from './gate.js';
 
 export type EmitTarget = KernelTarget;
 export type { EmittedFile, KernelContext, TemplateAccess, BindingValue } from './emit-kernel.js';
-export { resolveTemplatePath, headerComment, kernelTemplateDiagnostics, kernelEmitDiagnostics, kernelTemplateCheck, evaluateKernel, implicitNames, templatePlaceholders, type KernelEvaluation, type Evaluable, type EvaluationContext } from './emit-kernel.js';
+export { resolveTemplatePath, headerComment, kernelTemplateDiagnostics, kernelEmitDiagnostics, kernelTemplateCheck, evaluateKernel, evaluateKernelSteps, implicitNames, templatePlaceholders, type KernelEvaluation, type Evaluable, type EvaluationContext } from './emit-kernel.js';
 export { planEmit, type EmitPlan, type PlanOptions, type PlannedWrite, type RefusedWrite } from './plan.js';
 export { builtinKernels, findBuiltin, type BuiltinKernel } from './builtins.js';
 export { scanTemplate, renderTemplate } from './template.js';

@@ -388,11 +388,21 @@ export class IncrementalAnalysis {
     for (const d of evaluate) {
       if (yield) return abandon();
       evaluator ??= { ...bindingEvaluator(el.model, []), file: p.file };
+      // a binding at a time: the analysis can yield between two
+      const bindings = checker().evaluate(d.decl as ast.KernelDecl, d.kernel!.evaluable!, evaluator, stop);
       let e: Emission | undefined;
-      try {
-        e = checker().evaluate(d.decl as ast.KernelDecl, d.kernel!.evaluable!, evaluator, stop);
-      } catch {
-        throw new Fallback('a kernel evaluation failed');
+      for (;;) {
+        let r: IteratorResult<void, Emission | undefined>;
+        try {
+          r = bindings.next();
+        } catch {
+          throw new Fallback('a kernel evaluation failed');
+        }
+        if (r.done) {
+          e = r.value;
+          break;
+        }
+        if (yield) return abandon();
       }
       if (!e) return abandon();
       d.emission = { ...e, diagnostics: kept(e.diagnostics) };

@@ -13,7 +13,7 @@ import * as nodePath from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { File, KernelDecl } from '../../../grammar/src/ast.js';
 import type { Diagnostic } from '../../../grammar/src/diagnostic.js';
-import { evaluateKernel, kernelChecksOfModel, kernelTemplateCheck, templatePlaceholders, type EvaluationContext, type Evaluable, type TemplateAccess } from '../codegen/index.js';
+import { evaluateKernelSteps, kernelChecksOfModel, kernelTemplateCheck, templatePlaceholders, type EvaluationContext, type Evaluable, type TemplateAccess } from '../codegen/index.js';
 import { withEmission, type KernelEmission } from '../codegen/gate.js';
 import { dependsOnByName } from './decl-names.js';
 import type { Analysis } from '../check/index.js';
@@ -167,11 +167,12 @@ export class KernelChecker {
 
   /**
    * Evaluates the bindings of a kernel whose template checks passed (`evaluable`), from a model that
-   * holds what the kernel depends on and the params its template names (`{{ param_NAME }}`).
-   * Undefined when `shouldStop` (polled before each binding) said stop.
+   * holds what the kernel depends on and the params its template names (`{{ param_NAME }}`), a
+   * binding at a time (it yields between two: `evaluateKernelSteps`). Undefined when `shouldStop`
+   * (polled before each binding) said stop.
    */
-  evaluate(decl: KernelDecl, evaluable: Evaluable, evaluator: EvaluationContext, shouldStop?: () => boolean): Emission | undefined {
-    const e = evaluateKernel(decl, evaluable, evaluator, shouldStop);
+  *evaluate(decl: KernelDecl, evaluable: Evaluable, evaluator: EvaluationContext, shouldStop?: () => boolean): Generator<void, Emission | undefined, void> {
+    const e = yield* evaluateKernelSteps(decl, evaluable, evaluator, shouldStop);
     return e && { diagnostics: e.diagnostics, template: evaluable.template.text, paramsRead: e.paramsRead };
   }
 }
