@@ -13,6 +13,9 @@
 // up meanwhile, most often the worker's diagnostics being converted and published (a hover right
 // after an edit at 10,000 lines, from the handler's end to the client: p50 0.6-1.0 ms before, 0.36-0.43
 // after; the slowest tenth 3-5 ms either way, the client's own pauses among them).
+//
+// Reading: `FrameReader` hands the connection the messages `Resync` parsed (parsed once, at once), and
+// `InputWatch` tells background work on this thread (the analysis's slices) that a message came.
 import { fstatSync, readSync } from 'node:fs';
 import { Transform, type TransformCallback } from 'node:stream';
 import { AbstractMessageReader, AbstractMessageWriter, type DataCallback, type Disposable, type Message, type MessageReader, type MessageWriter } from 'vscode-languageserver/node';
@@ -204,9 +207,9 @@ export class FrameReader extends AbstractMessageReader implements MessageReader 
 /** How often `InputWatch.waiting` looks at the pipe at most (ms): a look costs about 5 µs. */
 const PEEK_INTERVAL_MS = 0.2;
 /**
- * Turns of the event loop a frame takes from `Resync` to its handler: vscode-jsonrpc's reader hands
- * it on from an immediate (its read lock), and its connection dispatches it from another; one more
- * for the turn in which it was read.
+ * Turns of the event loop during which a frame that `Resync` passed on counts as not dispatched yet:
+ * vscode-jsonrpc's connection dispatches a message from an immediate (its stream reader, before
+ * `FrameReader`, handed it on from another one first); the turn it was read in, and one to spare.
  */
 const DISPATCH_TURNS = 3;
 
@@ -215,7 +218,7 @@ const DISPATCH_TURNS = 3;
  * analysis's slices: analysis-runner.ts) stops and lets it be answered first. Two ways a message can
  * be waiting:
  * - Read and framed (`Resync` calls `framed`), but not yet dispatched: vscode-jsonrpc dispatches a
- *   message two immediates after it was read, so a slice queued before it came ran first.
+ *   message from an immediate, so a slice queued before it came ran first.
  * - Not read yet: Node reads its input only between two callbacks of the event loop, so a request
  *   that came during a slice waited for the slice's end. Where the input is a pipe or a socket (not
  *   on Windows, whose pipes block), `waiting` reads, without blocking, what waits on `fd` (libuv
