@@ -84,26 +84,24 @@ export class HoverPriming {
     if (this.o.busy()) return this.schedule(false);
     const deadline = performance.now() + (this.o.sliceMs ?? 4);
     const max = this.o.max ?? PRIME_MAX;
-    while (this.jobs.size > 0) {
-      const [uri, job] = [...this.jobs].at(-1)!;
+    // the most recently published document first; each looked up once a slice, not once a layout
+    for (const [uri, job] of [...this.jobs].reverse()) {
       const s = this.o.snapshot(uri);
-      if (!s || s.version !== job.version) {
-        this.jobs.delete(uri); // the document moved on: its next publish primes again
-        continue;
+      if (s && s.version === job.version) {
+        const todo = (job.todo ??= layoutsToPrime(s.model, this.focus.get(uri) ?? 0, max));
+        const settings = this.o.settings();
+        while (job.next < todo.length && performance.now() < deadline && !this.o.inputWaiting?.()) {
+          const decl = todo[job.next++];
+          try {
+            primeLayoutHover(s.model, decl, settings);
+            this.primed++;
+          } catch {
+            /* a hover there reports it */
+          }
+        }
+        if (job.next < todo.length) break; // out of time, or a message came
       }
-      job.todo ??= layoutsToPrime(s.model, this.focus.get(uri) ?? 0, max);
-      if (job.next >= job.todo.length) {
-        this.jobs.delete(uri);
-        continue;
-      }
-      if (performance.now() >= deadline || this.o.inputWaiting?.()) break;
-      const decl = job.todo[job.next++];
-      try {
-        primeLayoutHover(s.model, decl, this.o.settings());
-        this.primed++;
-      } catch {
-        /* a hover there reports it */
-      }
+      this.jobs.delete(uri); // done, or the document moved on (its next publish primes again)
     }
     // a message that came is answered first: the next slice waits until the server is quiet again
     this.schedule(!this.o.inputWaiting?.());
