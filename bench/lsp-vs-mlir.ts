@@ -158,8 +158,9 @@ class Server {
         textDocument: {
           synchronization: { dynamicRegistration: false },
           // what vscode-languageclient 9 (VS Code) declares for completion lists: item defaults (an
-          // edit range sent once for the list, not per item)
-          completion: { completionItem: { snippetSupport: true }, completionList: { itemDefaults: ['commitCharacters', 'editRange', 'insertTextFormat', 'insertTextMode', 'data'] } },
+          // edit range sent once for the list, not per item), and detail and documentation resolved
+          // lazily (completionItem/resolve for the item in focus)
+          completion: { completionItem: { snippetSupport: true, resolveSupport: { properties: ['documentation', 'detail', 'additionalTextEdits'] } }, completionList: { itemDefaults: ['commitCharacters', 'editRange', 'insertTextFormat', 'insertTextMode', 'data'] } },
           hover: { contentFormat: ['markdown', 'plaintext'] },
           publishDiagnostics: { versionSupport: true },
           documentSymbol: { hierarchicalDocumentSymbolSupport: true },

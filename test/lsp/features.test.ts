@@ -412,6 +412,53 @@ describe('completion and signature help', () => {
     }
   });
 
+  test('a client that resolves detail and documentation lazily gets them from completionItem/resolve: the same items', async () => {
+    const vscodeLike = ['documentation', 'detail', 'additionalTextEdits'];
+    const d = await LspClient.start({ completionItemDefaults: ['editRange', 'data'], completionResolve: vscodeLike });
+    // without default data: resolved against the last list
+    const e = await LspClient.start({ completionItemDefaults: ['editRange'], completionResolve: vscodeLike });
+    type Item = { label: string; detail?: string; documentation?: unknown; data?: unknown; textEditText?: string };
+    type List = { items: Item[]; itemDefaults: { editRange: unknown; data?: unknown } };
+    try {
+      assert.equal((d.initializeResult as { capabilities: { completionProvider: { resolveProvider: boolean } } }).capabilities.completionProvider.resolveProvider, true);
+      const sources = ['param M = 4, N = 8\nlet half = M / 2\nlayout A = OrderBy($0\nlet later = 1\n', 'param M = 4\nlayout A = OrderBy(Row(M, M)).Ti$0\n',
+        'param BK = 8\nschedule s for linalg.matmul(8, 8, 8) on sm_90 {\n  mm = findOp("linalg.matmul")\n  $0\n}\n', 'param M = 4\nla$0'];
+      const ids: unknown[] = [];
+      const lists: List[] = [];
+      for (const [k, src] of sources.entries()) {
+        const { text: t, offset } = markers(src);
+        const [u1, u2, u3] = [c.uri(`lz${k}.layout`), d.uri(`lz${k}.layout`), e.uri(`lz${k}.layout`)];
+        await Promise.all([c.open(u1, t), d.open(u2, t), e.open(u3, t)]);
+        const at = (u: string) => ({ textDocument: { uri: u }, position: pos(t, offset) });
+        const eager = await c.request<{ items: Item[] }>('textDocument/completion', at(u1));
+        const lazy = await d.request<List>('textDocument/completion', at(u2));
+        const last = await e.request<List>('textDocument/completion', at(u3));
+        assert.ok(eager.items.some((i) => i.detail !== undefined) && eager.items.some((i) => i.documentation !== undefined), src);
+        assert.ok(lazy.items.every((i) => i.detail === undefined && i.documentation === undefined && i.data === undefined), src);
+        assert.equal(typeof lazy.itemDefaults.data, 'number', src);
+        assert.equal(last.itemDefaults.data, undefined, src);
+        ids.push(lazy.itemDefaults.data);
+        lists.push(lazy);
+        // each item resolved (as the client sends it: with the list's data) is the eager client's item
+        const detailsOf = (i: Item) => ({ label: i.label, detail: i.detail, documentation: i.documentation });
+        const resolved = await Promise.all(lazy.items.map((i) => d.request<Item>('completionItem/resolve', { ...i, data: lazy.itemDefaults.data })));
+        assert.deepEqual(resolved.map(detailsOf), eager.items.map(detailsOf), src);
+        const resolvedLast = await Promise.all(last.items.map((i) => e.request<Item>('completionItem/resolve', i)));
+        assert.deepEqual(resolvedLast.map(detailsOf), eager.items.map(detailsOf), src);
+      }
+      assert.equal(new Set(ids).size, sources.length);
+      // the first list is no longer kept once four newer ones are: its items come back as they went
+      const { text: t, offset } = markers(sources[0]);
+      await d.request('textDocument/completion', { textDocument: { uri: d.uri('lz0.layout') }, position: pos(t, offset) });
+      const m = lists[0].items.find((i) => i.label === 'M')!;
+      assert.deepEqual(await d.request('completionItem/resolve', { ...m, data: ids[0] }), { ...m, data: ids[0] });
+      assert.equal((await d.request<Item>('completionItem/resolve', { ...m, data: ids[1] })).detail, undefined, 'M is not offered in the second list');
+    } finally {
+      await d.stop();
+      await e.stop();
+    }
+  });
+
   test('signature help: constructor, rest parameter, method, primitive, user perm', async () => {
     const sig = async (text: string) => {
       const { text: t, offset } = markers(text);

@@ -83,6 +83,8 @@ export interface StartOptions {
   env?: Record<string, string>;
   /** `completionList.itemDefaults` the client takes (VS Code: editRange, insertTextFormat, ...) */
   completionItemDefaults?: string[];
+  /** the completion item properties the client resolves lazily (`completionItem.resolveSupport`; VS Code: documentation, detail, additionalTextEdits) */
+  completionResolve?: string[];
 }
 
 interface Waiter {
@@ -171,7 +173,7 @@ export class LspClient {
         },
         textDocument: {
           synchronization: { dynamicRegistration: false },
-          completion: { completionItem: { snippetSupport: true }, ...(opts.completionItemDefaults ? { completionList: { itemDefaults: opts.completionItemDefaults } } : {}) },
+          completion: { completionItem: { snippetSupport: true, ...(opts.completionResolve ? { resolveSupport: { properties: opts.completionResolve } } : {}) }, ...(opts.completionItemDefaults ? { completionList: { itemDefaults: opts.completionItemDefaults } } : {}) },
           hover: { contentFormat: ['markdown', 'plaintext'] },
           publishDiagnostics: { relatedInformation: true, versionSupport: true, tagSupport: { valueSet: [1, 2] } },
           rename: { prepareSupport: true },

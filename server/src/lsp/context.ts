@@ -22,6 +22,10 @@ export interface ClientSupport {
   semanticTokensRefresh: boolean;
   /** the client takes a completion list's default edit range (`completionList.itemDefaults` has `editRange`) */
   completionEditRange?: boolean;
+  /** the client takes a completion list's default `data` (`completionList.itemDefaults` has `data`) */
+  completionData?: boolean;
+  /** the client resolves a completion item's detail and documentation lazily (`completionItem.resolveSupport`) */
+  completionResolve?: boolean;
   /** client-side commands the client declared in `initializationOptions.clientCommands` (protocol.ts) */
   clientCommands?: ReadonlySet<string>;
 }

@@ -43,7 +43,7 @@ import { documentHighlights } from './document-highlights.js';
 import { prepareRename, rename } from './rename.js';
 import { semanticTokens, semanticTokensDelta, semanticTokensRange, legend } from './semantic-tokens.js';
 import { formatting } from './formatting.js';
-import { completion } from './completion.js';
+import { completion, completionSupport, resolveCompletion } from './completion.js';
 import { signatureHelp } from './signature-help.js';
 import { codeActions } from './code-actions.js';
 import { hover } from './hover.js';
@@ -248,7 +248,7 @@ export function startServer(connection: Connection, options: { initialized?: () 
     const caps = params.capabilities;
     client = {
       snippets: caps.textDocument?.completion?.completionItem?.snippetSupport === true,
-      completionEditRange: caps.textDocument?.completion?.completionList?.itemDefaults?.includes('editRange') === true,
+      ...completionSupport(caps),
       markdown: caps.textDocument?.hover?.contentFormat?.includes('markdown') ?? false,
       hierarchicalSymbols: caps.textDocument?.documentSymbol?.hierarchicalDocumentSymbolSupport === true,
       showDocument: caps.window?.showDocument?.support === true,
@@ -311,7 +311,7 @@ export function startServer(connection: Connection, options: { initialized?: () 
       capabilities: {
         textDocumentSync: { openClose: true, change: TextDocumentSyncKind.Incremental, save: { includeText: false } },
         hoverProvider: true,
-        completionProvider: { triggerCharacters: ['.'], resolveProvider: false },
+        completionProvider: { triggerCharacters: ['.'], resolveProvider: true },
         signatureHelpProvider: { triggerCharacters: ['(', ','], retriggerCharacters: [','] },
         definitionProvider: true,
         referencesProvider: true,
@@ -454,6 +454,7 @@ export function startServer(connection: Connection, options: { initialized?: () 
 
   connection.onHover(safe('hover', hover, null));
   connection.onCompletion(safe('completion', completion, null));
+  connection.onCompletionResolve((item) => resolveCompletion(ctx, item));
   connection.onSignatureHelp(safe('signatureHelp', signatureHelp, null));
   connection.onDefinition(safe('definition', definition, null));
   connection.onReferences(safe('references', references, null));

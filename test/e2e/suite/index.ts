@@ -292,6 +292,10 @@ test('completion offers the constructors', async () => {
   const list = await vscode.commands.executeCommand<vscode.CompletionList>('vscode.executeCompletionItemProvider', ed.document.uri, new vscode.Position(2, 11));
   const ctors = list.items.filter((i) => i.kind === vscode.CompletionItemKind.Constructor).map((i) => (typeof i.label === 'string' ? i.label : i.label.label)).sort();
   assertEqual(ctors, ['Col', 'GenP', 'GroupBy', 'OrderBy', 'RegP', 'Row'], 'constructors offered after "layout X = "');
+  // the server sends detail and documentation through completionItem/resolve (VS Code resolves them lazily)
+  const resolved = await vscode.commands.executeCommand<vscode.CompletionList>('vscode.executeCompletionItemProvider', ed.document.uri, new vscode.Position(2, 11), undefined, list.items.length);
+  const item = (label: string) => resolved.items.find((i) => (typeof i.label === 'string' ? i.label : i.label.label) === label);
+  assertEqual([item('A')?.detail, typeof item('Row')?.detail, item('Row')?.documentation !== undefined], ['layout A = OrderBy(Row(4, 8))', 'string', true], 'resolved items');
 });
 
 /** Checks generated/copy.py as the Emit Triton of kernel.layout's `copy` writes it. */
