@@ -21,7 +21,7 @@ import { modelOfDecl } from '../../server/src/service/elaboration.js';
 import { DocumentHistory, LayoutDocument } from '../../server/src/service/document.js';
 import { ChunkedParser } from '../../server/src/service/chunks.js';
 import { hover } from '../../server/src/service/hover.js';
-import { hoverCacheStats, withoutHoverCache } from '../../server/src/service/hover-cache.js';
+import { clearHoverCache, hoverCacheStats, withoutHoverCache } from '../../server/src/service/hover-cache.js';
 import { IncrementalAnalysis } from '../../server/src/service/incremental.js';
 import { inlayHints } from '../../server/src/service/inlay-hints.js';
 import { definition, references } from '../../server/src/service/navigation.js';
@@ -363,7 +363,7 @@ const units = [
 ];
 const extra = [
   'param M = 128', 'assume M % 32 == 0', 'assume N == 16', 'linear L = blocked(shape=[16, 16])', 'param i = 1', 'let half = M / 4', 'layout B = OrderBy(Row(2, 2))',
-  'layout A = B', 'param BM = 8', 'const K = 64', 'param K = 32', 'param BN = 64, BK = 32', 'let j = 2', 'layout Y = A.OrderBy(Col(2, 2))', 'layout Z = A',
+  'layout A = B', 'param BM = 8', 'const K = 64', 'param K = 32', 'param BN = 64, BK = 32', 'let j = 2', 'const BN = 16, GM = 4, W = GM * 2', 'param G = 2, BN = 8, H = G', 'layout Y = A.OrderBy(Col(2, 2))', 'layout Z = A',
   'perm sw(n)[i, j] = j * n + i', 'layout G = OrderBy(GenP([4, 4], sw(4)))', '# a comment', '', 'kernel kc target cuda builtin matmul {\n  offset_aptrs = A[pid_m, k, :, :]\n}',
   'schedule s for linalg.matmul(M, N, 64) {\n  mm = findOp("linalg.matmul")\n  tileForGrids(mm, [BM, 16])\n  bufferize()\n}',
   'layout C = D', 'layout D = C', 'const M = 32', 'let k = 3', 'let pid_m = 1', 'linear L2 = blocked(shape=[M, 64], sizePerThread=[1, 8], threadsPerWarp=[4, 8], warpsPerCTA=[1, 1], order=[1, 0])', 'assume BM <= M',
@@ -544,6 +544,43 @@ test('a run stopped before the slow checks, then a settings change: the slow che
     assert.deepEqual(plain(a.diagnose(t1, { budget: BUDGET, gpuTarget: 'sm_90' }).diagnostics), want, `stopped after ${stopAfter} polls`);
   }
   assert.ok(stopped >= 5, String(stopped));
+});
+
+test('a declaration\'s param items: a hover is kept across an edit of items after those it needs, computed again otherwise, and equals a fresh one', () => {
+  const t = [
+    'const M = 64, N = 32, BM = 16, GM = 8, H = GM * 2',
+    'param Z = 4, K = N / 2, W = 3',
+    'layout A = OrderBy(Row(M, N)).TileBy([M / BM, 2], [BM, N / 2])',
+    'layout P = OrderBy(Col(GM, K))',
+    'kernel kern target triton builtin matmul {\n  offset_aptrs = A[pid_m, k, :, :]\n  pm, pn = P.inv(pid)\n}',
+    '',
+  ].join('\n');
+  const versions = [
+    t,
+    t.replace('GM = 8', 'GM = 4'), // after BM, the last item A needs; P needs it
+    t.replace('H = GM * 2', 'H = 1 / 0'), // an error in an item nothing needs
+    t.replace('W = 3', 'W = M'),
+    t.replace('Z = 4', 'Z = 5'), // before K, which P needs
+    t.replace('GM = 8, H', 'GM = 8, M = 1, H'), // a second item named M, after the first
+    t.replace('const M = 64, N = 32', 'const M2 = 1, M = 64, N = 32'), // an item before those A needs
+    t.replace(', GM = 8, H = GM * 2', '').replace('Col(GM, K)', 'Col(2, K)'), // items removed
+    t.replace('N = 32, BM = 16', 'N = 32, BM = N / 2'), // a needed item that uses another
+  ];
+  sequence('param items', versions);
+  // what A's and P's hovers cost on each version after the first: kept texts, or computed again
+  const doc = (k: number) => new SnapshotCache().get(TextDocument.create('file:///param-items.layout', 'layout', k + 1, versions[k]));
+  const at = (k: number, name: string) => versions[k].indexOf(`layout ${name} `) + 7;
+  const cost = (k: number, name: string): string => {
+    const before = hoverCacheStats();
+    assert.ok(hover(doc(k), at(k, name), defaultSettings));
+    const after = hoverCacheStats();
+    return after.hits > before.hits ? 'kept' : 'computed';
+  };
+  clearHoverCache();
+  assert.deepEqual([cost(0, 'A'), cost(0, 'P')], ['computed', 'computed']);
+  assert.deepEqual(versions.slice(1).map((_, j) => `${cost(j + 1, 'A')}/${cost(j + 1, 'P')}`), [
+    'kept/computed', 'kept/kept', 'kept/kept', 'kept/computed', 'computed/kept', 'computed/computed', 'kept/computed', 'computed/computed',
+  ]);
 });
 
 test('a param\'s candidates change (the same layout text, checked at other sizes)', () => {

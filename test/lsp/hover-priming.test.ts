@@ -71,7 +71,7 @@ test('nothing is primed while the server is busy; a message ends the slice; a ve
   await new Promise((r) => setTimeout(r, 20));
   assert.equal(a.priming.primed, 0, 'busy: nothing primed');
   busy = false;
-  for (let i = 0; i < 200 && a.priming.primed < 8; i++) await new Promise((r) => setTimeout(r, 2));
+  for (let i = 0; i < 1000 && a.priming.primed < 8; i++) await new Promise((r) => setTimeout(r, 2));
   assert.equal(a.priming.primed, 8, 'idle: all primed');
   a.priming.dispose();
 
@@ -80,6 +80,8 @@ test('nothing is primed while the server is busy; a message ends the slice; a ve
   let asks = 0;
   const b = setUp({ inputWaiting: () => ++asks > 1, busy: () => asks > 1 });
   b.priming.published(uri, 1);
+  // (waits for the first layout however slow the machine is: a fixed 20 ms failed under load)
+  for (let i = 0; i < 1000 && b.priming.primed < 1; i++) await new Promise((r) => setTimeout(r, 2));
   await new Promise((r) => setTimeout(r, 20));
   assert.equal(b.priming.primed, 1, 'the slice stopped at the message');
   b.priming.dispose();

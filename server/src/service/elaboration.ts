@@ -161,6 +161,60 @@ export function closureOf(doc: LayoutDocument, decl: ast.Decl): ast.Decl[] {
   return closureIndices(doc, docModels(doc), decl).map((j) => decls[j]);
 }
 
+/**
+ * What the texts kept across versions for `decl` (hover-cache.ts `acrossVersions`) are keyed on:
+ * the text of each declaration of its closure (`closureOf`), but of a `param`/`const` declaration
+ * with several items (not `decl` itself) only its items up to the last one `decl` needs: one whose
+ * name the closure's other declarations use, or an item they need uses, transitively. A
+ * declaration's items are elaborated in order, each with what the items before it defined, so the
+ * items after the last one needed change nothing `decl` is elaborated to (a later item of the same
+ * name as a needed one is needed itself); the items before it are kept in the key whether needed or
+ * not. So an edit of `GM` in `const BM = 128, BN = 128, BK = 32, GM = 8` leaves the texts kept for
+ * the layouts that use only `BM`, `BN` and `BK`, and every layout that uses `GM` is computed again.
+ */
+export function closureKeyTexts(doc: LayoutDocument, decl: ast.Decl, closure: readonly ast.Decl[] = closureOf(doc, decl)): string[] {
+  const text = doc.text;
+  const whole = (d: ast.Node) => text.slice(d.range.start, d.range.end);
+  const split = (d: ast.Decl): d is ast.ParamDecl => d.kind === 'Param' && d !== decl && d.items.length > 1;
+  if (!closure.some(split)) return closure.map(whole);
+  const byName = new Map<string, ast.ParamItem[]>();
+  for (const d of closure) {
+    if (!split(d)) continue;
+    for (const it of d.items) {
+      const list = byName.get(it.name.name);
+      if (list) list.push(it);
+      else byName.set(it.name.name, [it]);
+    }
+  }
+  const needed = new Set<ast.ParamItem>();
+  const seen = new Set<string>();
+  const stack: string[] = [];
+  for (const d of closure) if (!split(d)) for (const n of declNames(d).uses) stack.push(n);
+  while (stack.length) {
+    const n = stack.pop()!;
+    if (seen.has(n)) continue;
+    seen.add(n);
+    for (const it of byName.get(n) ?? []) {
+      needed.add(it);
+      for (const m of itemUses(it)) stack.push(m);
+    }
+  }
+  return closure.map((d) => {
+    if (!split(d)) return whole(d);
+    let last = -1;
+    d.items.forEach((it, k) => { if (needed.has(it)) last = k; });
+    return `${d.isConst ? 'const' : 'param'} ${d.items.slice(0, last + 1).map(whole).join('\u0002')}`;
+  });
+}
+
+/** the names a param item's value and candidates use (`names` of decl-names.ts, for one item) */
+function itemUses(it: ast.ParamItem): ReadonlySet<string> {
+  let u = itemNames.get(it);
+  if (!u) itemNames.set(it, (u = names(it as unknown as ast.Decl).uses));
+  return u;
+}
+const itemNames = new WeakMap<ast.ParamItem, ReadonlySet<string>>();
+
 function elaborateClosure(doc: LayoutDocument, m: DocModels, decl: ast.Decl, overrides?: ReadonlyMap<string, bigint>, carried?: WeakMap<ast.Decl, Carried>, carry = true): DeclModel {
   const decls = doc.file.decls;
   const resolution = doc.symbols.resolution;

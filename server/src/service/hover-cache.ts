@@ -4,7 +4,7 @@
 // elsewhere; layout-info.ts and hover.ts compute them, this module keeps them.
 import type * as ast from '../../../grammar/src/ast.js';
 import type { LayoutDocument } from './document.js';
-import { closureOf } from './elaboration.js';
+import { closureKeyTexts, closureOf } from './elaboration.js';
 
 /** hover texts per snapshot, by key (layout name or query offset, language, component) */
 const hoverCache = new WeakMap<LayoutDocument, Map<string, string | undefined>>();
@@ -42,7 +42,7 @@ export function acrossVersions(doc: LayoutDocument, decl: ast.Decl, extra: strin
   // which declaration of the closure the hover is of: two declarations can have the same closure
   // (each uses a name the other declares, e.g. through a second declaration of a name)
   const closure = closureOf(doc, decl);
-  const key = `${extra}\u0001${closure.indexOf(decl)}\u0001${closure.map((d) => doc.text.slice(d.range.start, d.range.end)).join('\u0000')}`;
+  const key = `${extra}\u0001${closure.indexOf(decl)}\u0001${closureKeyTexts(doc, decl, closure).join('\u0000')}`;
   const hit = across.get(key);
   if (hit && hit.fresh.every(([base, name]) => fresh(doc, base) === name)) {
     stats.hits++;
