@@ -91,6 +91,7 @@ export function completion(ctx: ServerContext, p: CompletionParams): CompletionL
   // text then `textEditText` or, when absent, the label (a 10,000-line file offers ~1,700 names)
   const byDefault = ctx.client.completionEditRange === true;
   const lazy = ctx.client.completionResolve === true ? new Map<string, CompletionEntry>() : undefined;
+  const labels = new Set<string>();
   const items: CompletionItem[] = r.items.map((it) => {
     const snippet = ctx.client.snippets && it.snippet !== undefined;
     const newText = snippet ? it.snippet! : it.label;
@@ -103,8 +104,10 @@ export function completion(ctx: ServerContext, p: CompletionParams): CompletionL
     else if (newText !== it.label) item.textEditText = newText;
     // plain text is the protocol's default format: said only for snippets (a 10,000-line file offers ~1,700 plain names)
     if (snippet) item.insertTextFormat = InsertTextFormat.Snippet;
-    if (lazy === undefined || lazy.has(it.label)) withDetails(ctx, item, it);
+    // (a label met before in this list: its details go with it, the first one's are the list's for that label)
+    if (lazy === undefined || labels.has(it.label)) withDetails(ctx, item, it);
     else if (it.detail || it.documentation) lazy.set(it.label, it);
+    labels.add(it.label);
     return item;
   });
   let data: number | undefined;
