@@ -296,6 +296,14 @@ test('completion offers the constructors', async () => {
   const resolved = await vscode.commands.executeCommand<vscode.CompletionList>('vscode.executeCompletionItemProvider', ed.document.uri, new vscode.Position(2, 11), undefined, list.items.length);
   const item = (label: string) => resolved.items.find((i) => (typeof i.label === 'string' ? i.label : i.label.label) === label);
   assertEqual([item('A')?.detail, typeof item('Row')?.detail, item('Row')?.documentation !== undefined], ['layout A = OrderBy(Row(4, 8))', 'string', true], 'resolved items');
+  // the suggest widget as a user opens it, with the focused item's details (test/out/completion-details.png, for a look)
+  ed.selection = new vscode.Selection(2, 11, 2, 11);
+  await vscode.commands.executeCommand('editor.action.triggerSuggest');
+  await sleep(800);
+  await vscode.commands.executeCommand('toggleSuggestionDetails');
+  await sleep(800);
+  await driver({ shot: 'completion-details', dir: 'out' });
+  await vscode.commands.executeCommand('hideSuggestWidget');
 });
 
 /** Checks generated/copy.py as the Emit Triton of kernel.layout's `copy` writes it. */
