@@ -226,10 +226,11 @@ export function startServer(connection: Connection, options: { initialized?: () 
   // A slice ends early, and the next one waits, while a message that came is not answered
   // (`options.input`: transport.ts `InputWatch`).
   const input = options.input;
+  const inputWaiting = input ? () => input.waiting() : undefined;
   const runner: AnalysisRunner = createRunner(inWorker ? bundlePath() : undefined, ANALYSIS_TIMEOUT_MS, undefined, (job) => {
     const doc = documents.get(job.uri);
     return doc && doc.version === job.version ? snapshots.sharedParse(doc) : undefined;
-  }, input ? () => input.waiting() : undefined);
+  }, inputWaiting);
   runner.start();
   // the hovers of the layouts near where the user works, computed when the server is idle (hover-priming.ts)
   const priming = process.env.LAYOUT_HOVER_PRIME === '0' ? undefined : new HoverPriming({
@@ -239,7 +240,7 @@ export function startServer(connection: Connection, options: { initialized?: () 
     },
     settings: () => settings.get(),
     busy,
-    ...(input ? { inputWaiting: () => input.waiting() } : {}),
+    ...(inputWaiting ? { inputWaiting } : {}),
   });
   /** some document's complete diagnostics were published (the main thread's warm-up may start) */
   let published = false;

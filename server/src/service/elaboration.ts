@@ -32,12 +32,13 @@ interface DocModels {
 }
 
 const docs = new WeakMap<LayoutDocument, DocModels>();
-/** a declaration's names; unchanged declarations are the same objects in the next version */
-const namesOf = new WeakMap<ast.Decl, { defines: string[]; uses: ReadonlySet<string> }>();
+/** a declaration's (or a param item's) names; unchanged declarations are the same objects in the next version */
+const namesOf = new WeakMap<ast.Decl | ast.ParamItem, { defines: string[]; uses: ReadonlySet<string> }>();
 
-function declNames(d: ast.Decl): { defines: string[]; uses: ReadonlySet<string> } {
+function declNames(d: ast.Decl | ast.ParamItem): { defines: string[]; uses: ReadonlySet<string> } {
   let n = namesOf.get(d);
-  if (!n) namesOf.set(d, (n = names(d)));
+  // (`names` walks any node: an item's are its value's and candidates' names, and its own)
+  if (!n) namesOf.set(d, (n = names(d as ast.Decl)));
   return n;
 }
 
@@ -196,7 +197,7 @@ export function closureKeyTexts(doc: LayoutDocument, decl: ast.Decl, closure: re
     seen.add(n);
     for (const it of byName.get(n) ?? []) {
       needed.add(it);
-      for (const m of itemUses(it)) stack.push(m);
+      for (const m of declNames(it).uses) stack.push(m);
     }
   }
   return closure.map((d) => {
@@ -206,14 +207,6 @@ export function closureKeyTexts(doc: LayoutDocument, decl: ast.Decl, closure: re
     return `${d.isConst ? 'const' : 'param'} ${d.items.slice(0, last + 1).map(whole).join('\u0002')}`;
   });
 }
-
-/** the names a param item's value and candidates use (`names` of decl-names.ts, for one item) */
-function itemUses(it: ast.ParamItem): ReadonlySet<string> {
-  let u = itemNames.get(it);
-  if (!u) itemNames.set(it, (u = names(it as unknown as ast.Decl).uses));
-  return u;
-}
-const itemNames = new WeakMap<ast.ParamItem, ReadonlySet<string>>();
 
 function elaborateClosure(doc: LayoutDocument, m: DocModels, decl: ast.Decl, overrides?: ReadonlyMap<string, bigint>, carried?: WeakMap<ast.Decl, Carried>, carry = true): DeclModel {
   const decls = doc.file.decls;
