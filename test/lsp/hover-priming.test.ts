@@ -17,7 +17,7 @@ const uri = 'file:///prime.layout';
 const spot = (t: string, k: number) => t.indexOf(`layout L${k} `) + 7;
 const turns = async (n: number) => { for (let i = 0; i < n; i++) await new Promise((r) => setImmediate(r)); };
 
-function setUp(o: { busy?: () => boolean; inputWaiting?: () => boolean; max?: number } = {}) {
+function setUp(o: { busy?: () => boolean; inputWaiting?: () => boolean; max?: number; sliceMs?: number } = {}) {
   let doc = new LayoutDocument(uri, 1, text);
   const priming = new HoverPriming({
     snapshot: (u) => (u === uri ? { version: doc.version, model: doc } : undefined),
@@ -26,6 +26,7 @@ function setUp(o: { busy?: () => boolean; inputWaiting?: () => boolean; max?: nu
     ...(o.inputWaiting ? { inputWaiting: o.inputWaiting } : {}),
     pollMs: 1,
     ...(o.max !== undefined ? { max: o.max } : {}),
+    ...(o.sliceMs !== undefined ? { sliceMs: o.sliceMs } : {}),
   });
   return { priming, edit: (t: string) => (doc = new LayoutDocument(uri, doc.version + 1, t)) };
 }
@@ -75,12 +76,13 @@ test('nothing is primed while the server is busy; a message ends the slice; a ve
   assert.equal(a.priming.primed, 8, 'idle: all primed');
   a.priming.dispose();
 
-  // every slice meets a message after its first layout, and the server stays busy after it
+  // a message comes once the first layout is primed, and the server stays busy after it; the slice's
+  // time is long, so that only the message can end it (counting the watch's asks instead failed under
+  // load: a slice whose time ran out before its first ask primed nothing, and the next one met the message)
   clearHoverCache();
-  let asks = 0;
-  const b = setUp({ inputWaiting: () => ++asks > 1, busy: () => asks > 1 });
+  const messaged = () => b.priming.primed >= 1;
+  const b = setUp({ inputWaiting: messaged, busy: messaged, sliceMs: 60_000 });
   b.priming.published(uri, 1);
-  // (waits for the first layout however slow the machine is: a fixed 20 ms failed under load)
   for (let i = 0; i < 1000 && b.priming.primed < 1; i++) await new Promise((r) => setTimeout(r, 2));
   await new Promise((r) => setTimeout(r, 20));
   assert.equal(b.priming.primed, 1, 'the slice stopped at the message');
