@@ -25,7 +25,7 @@ import {
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { createRunner, serveAnalysisRequests, workerRole, type AnalysisRunner } from './analysis-runner.js';
 import { lowerThreadPriority, WORKER_NICE } from './thread-priority.js';
-import { FrameReader, FrameWriter, InputWatch, Resync } from './transport.js';
+import { FrameReader, FrameWriter, InputWatch, OutputWatch, Resync } from './transport.js';
 import { HoverPriming } from './hover-priming.js';
 import { SnapshotCache, type ClientSupport, type ServerContext } from './context.js';
 import { firstStage } from '../service/incremental-move.js';
@@ -115,7 +115,7 @@ if (!isMainThread && (workerData as { role?: string } | undefined)?.role === wor
     startServer(stdio?.connection ?? createConnection(ProposedFeatures.all, connectionOptions()), {
       initialized: sizeMainYoungGeneration,
       ...(collect ? { collect } : {}),
-      ...(stdio ? { input: stdio.watch } : {}),
+      ...(stdio ? { input: stdio.watch, output: new OutputWatch(process.stdout) } : {}),
     });
   } else {
     if (cl.stdout) process.stdout.write(cl.stdout);
@@ -192,7 +192,7 @@ function bundlePath(): string | undefined {
  * last request, document change or publish, and no analysis running: the worker's whole-file
  * analysis lets the heap grow freely, heap.ts) if what its heap holds grew (`MAIN_COLLECT_BOUNDS`).
  */
-export function startServer(connection: Connection, options: { initialized?: () => void; collect?: () => void; input?: InputWatch } = {}): void {
+export function startServer(connection: Connection, options: { initialized?: () => void; collect?: () => void; input?: InputWatch; output?: OutputWatch } = {}): void {
   const idleCollection = options.collect ? new IdleCompaction(options.collect, MAIN_IDLE_COLLECT_MS, usedHeapBytes, MAIN_COLLECT_BOUNDS, () => ctx?.scheduler.busy() ?? false) : undefined;
   /** when the last request, document change or publish came (the main thread's warm-up waits for a quiet moment) */
   let lastActivity = 0;
@@ -223,10 +223,11 @@ export function startServer(connection: Connection, options: { initialized?: () 
   // 3.2 ms at 2,000 lines. LAYOUT_ANALYSIS_THREAD=worker runs it in the worker instead (the worker
   // then starts with the server, before `initialize`, and warms up there: warm-up.ts).
   const inWorker = process.env.LAYOUT_ANALYSIS_THREAD === 'worker';
-  // A slice ends early, and the next one waits, while a message that came is not answered
-  // (`options.input`: transport.ts `InputWatch`).
-  const input = options.input;
-  const inputWaiting = input ? () => input.waiting() : undefined;
+  // A slice ends early, and the next one waits, while a message that came is not answered, or an
+  // answer written is still on its way out (`options.input`, `options.output`: transport.ts
+  // `InputWatch`, `OutputWatch`).
+  const { input, output } = options;
+  const inputWaiting = input || output ? () => (input?.waiting() ?? false) || (output?.pending() ?? false) : undefined;
   const runner: AnalysisRunner = createRunner(inWorker ? bundlePath() : undefined, ANALYSIS_TIMEOUT_MS, undefined, (job) => {
     const doc = documents.get(job.uri);
     return doc && doc.version === job.version ? snapshots.sharedParse(doc) : undefined;

@@ -16,6 +16,9 @@
 //
 // Reading: `FrameReader` hands the connection the messages `Resync` parsed (parsed once, at once), and
 // `InputWatch` tells background work on this thread (the analysis's slices) that a message came.
+// `OutputWatch` tells it that an answer is still on its way out: stdout is a socket or a pipe that
+// Node writes to asynchronously, so what does not fit in the kernel's buffer waits in the stream
+// until the event loop gets back to it.
 import { fstatSync, readSync } from 'node:fs';
 import { Transform, type TransformCallback } from 'node:stream';
 import { AbstractMessageReader, AbstractMessageWriter, type DataCallback, type Disposable, type Message, type MessageReader, type MessageWriter } from 'vscode-languageserver/node';
@@ -274,6 +277,44 @@ export class InputWatch {
     }
     this.into.write(Buffer.from(this.buf.subarray(0, n)));
     return true;
+  }
+}
+
+/**
+ * How long output that the client does not take (the stream's pending bytes unchanged) still holds
+ * background work back (ms): a client that stopped reading must not stop the analysis.
+ */
+export const OUTPUT_STALL_MS = 100;
+
+/**
+ * Whether what was written to the client has not all left yet, so that background work on this
+ * thread waits and the event loop can hand it to the kernel as the client reads. Node writes to a
+ * socket or a pipe (stdout, as clients start a server) asynchronously: a large answer (the symbols
+ * of a 10,000-line file are 2.2 MB of JSON, its semantic tokens 0.65 MB) goes out a socket buffer at
+ * a time, once per turn of the loop, and a turn that runs an analysis slice takes milliseconds: the
+ * client got the symbols of a 10,000-line open 150-230 ms after they were written. Pending output
+ * counts until it has not moved for `OUTPUT_STALL_MS` (a client that does not read), and again as
+ * soon as it moves.
+ */
+export class OutputWatch {
+  private length = 0;
+  private moved = 0;
+
+  constructor(private readonly out: { readonly writableLength: number }, private readonly stallMs = OUTPUT_STALL_MS, private readonly now: () => number = () => performance.now()) {}
+
+  /** true while bytes written to the client wait in the stream, unless they have not moved for `stallMs` */
+  pending(): boolean {
+    const n = this.out.writableLength;
+    if (n === 0) {
+      this.length = 0;
+      return false;
+    }
+    const t = this.now();
+    if (n !== this.length) {
+      this.length = n;
+      this.moved = t;
+    }
+    return t - this.moved < this.stallMs;
   }
 }
 
