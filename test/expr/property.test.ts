@@ -7,6 +7,7 @@ import {
   EvalError,
   add,
   and,
+  childrenOf,
   cmp,
   countOps,
   evaluate,
@@ -28,6 +29,7 @@ import {
   sub,
   sym,
 } from '../../server/src/expr/index.js';
+import { exprDepth } from '../../server/src/expr/node.js';
 import { countTextOps, evalMlir, evalText } from './mini-eval.js';
 
 // x in [0, N), y in [0, D), z in [-3, N + 2), N and D positive, w unconstrained
@@ -132,6 +134,26 @@ test('simplify is idempotent and deterministic', () => {
       const s = simplify(e, F);
       assert.equal(simplify(e, F).key, s.key);
       assert.equal(simplify(s, F).key, s.key, `${printPython(e)}  ~>  ${printPython(s)}`);
+    }),
+    RUNS,
+  );
+});
+
+/** depth recomputed from the children (a leaf is 1), not read from the node */
+function depthOf(e: Expr): number {
+  let d = 0;
+  for (const k of childrenOf(e)) d = Math.max(d, depthOf(k));
+  return d + 1;
+}
+
+test('the depth each node carries equals its depth recomputed from its children, built and simplified', () => {
+  fc.assert(
+    fc.property(expr, (e) => {
+      const s = simplify(e, F);
+      for (const x of [e, s]) {
+        assert.equal(x.depth, depthOf(x), printPython(x));
+        assert.equal(exprDepth(x), depthOf(x));
+      }
     }),
     RUNS,
   );

@@ -23,6 +23,8 @@ export interface Bcast {
 interface Base {
   /** structural key: equal keys <=> structurally equal canonical expressions */
   readonly key: string;
+  /** nesting depth (a leaf is 1), set by the constructor from its children's */
+  readonly depth: number;
 }
 export interface IntNode extends Base {
   readonly kind: 'int';
@@ -116,23 +118,24 @@ export type Expr =
 const IDENT = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 const SMALL: IntNode[] = [];
-for (let v = -16; v <= 256; v++) SMALL.push(Object.freeze({ kind: 'int', value: BigInt(v), key: String(v) }));
+for (let v = -16; v <= 256; v++) SMALL.push(Object.freeze({ kind: 'int', value: BigInt(v), key: String(v), depth: 1 }));
 
 export function mkInt(value: bigint): IntNode {
   if (value >= -16n && value <= 256n) return SMALL[Number(value) + 16];
-  return Object.freeze({ kind: 'int', value, key: value.toString() });
+  return Object.freeze({ kind: 'int', value, key: value.toString(), depth: 1 });
 }
 
 export function mkSym(name: string): SymNode {
   if (!IDENT.test(name)) throw new TypeError(`symbol name must be an identifier, got ${JSON.stringify(name)}`);
-  return Object.freeze({ kind: 'sym', name, key: name });
+  return Object.freeze({ kind: 'sym', name, key: name, depth: 1 });
 }
 
 export function mkArange(start: Expr, stop: Expr, bcast?: Bcast): ArangeNode {
   const b = bcast ? `,${bcast.axis},${bcast.rank}` : '';
+  const depth = 1 + Math.max(start.depth, stop.depth);
   const node: ArangeNode = bcast
-    ? { kind: 'arange', start, stop, bcast: Object.freeze({ axis: bcast.axis, rank: bcast.rank }), key: `~a(${start.key},${stop.key}${b})` }
-    : { kind: 'arange', start, stop, key: `~a(${start.key},${stop.key})` };
+    ? { kind: 'arange', start, stop, bcast: Object.freeze({ axis: bcast.axis, rank: bcast.rank }), key: `~a(${start.key},${stop.key}${b})`, depth }
+    : { kind: 'arange', start, stop, key: `~a(${start.key},${stop.key})`, depth };
   return Object.freeze(node);
 }
 
@@ -143,47 +146,49 @@ export function monoKey(factors: readonly Expr[]): string {
 
 export function mkAdd(terms: readonly Expr[], constant: bigint): AddNode {
   const ks = terms.map((t) => t.key).join(',');
-  return Object.freeze({ kind: 'add', terms: Object.freeze([...terms]), constant, key: `~+(${ks};${constant})` });
+  return Object.freeze({ kind: 'add', terms: Object.freeze([...terms]), constant, key: `~+(${ks};${constant})`, depth: 1 + maxDepth(terms) });
 }
 
 export function mkMul(coef: bigint, factors: readonly Expr[], mk = monoKey(factors)): MulNode {
-  return Object.freeze({ kind: 'mul', coef, factors: Object.freeze([...factors]), mk, key: `~*(${coef};${mk})` });
+  return Object.freeze({ kind: 'mul', coef, factors: Object.freeze([...factors]), mk, key: `~*(${coef};${mk})`, depth: 1 + maxDepth(factors) });
 }
 
 export function mkFloorDiv(a: Expr, b: Expr, nonneg?: boolean): FloorDivNode {
   const key = `~/(${a.key},${b.key})`;
-  return Object.freeze(nonneg ? { kind: 'floordiv', a, b, nonneg: true, key } : { kind: 'floordiv', a, b, key });
+  const depth = 1 + Math.max(a.depth, b.depth);
+  return Object.freeze(nonneg ? { kind: 'floordiv', a, b, nonneg: true, key, depth } : { kind: 'floordiv', a, b, key, depth });
 }
 
 export function mkMod(a: Expr, b: Expr, nonneg?: boolean): ModNode {
   const key = `~%(${a.key},${b.key})`;
-  return Object.freeze(nonneg ? { kind: 'mod', a, b, nonneg: true, key } : { kind: 'mod', a, b, key });
+  const depth = 1 + Math.max(a.depth, b.depth);
+  return Object.freeze(nonneg ? { kind: 'mod', a, b, nonneg: true, key, depth } : { kind: 'mod', a, b, key, depth });
 }
 
 export function mkMinMax(kind: 'min' | 'max', args: readonly Expr[]): MinMaxNode {
   const tag = kind === 'min' ? 'm' : 'M';
-  return Object.freeze({ kind, args: Object.freeze([...args]), key: `~${tag}(${args.map((a) => a.key).join(',')})` });
+  return Object.freeze({ kind, args: Object.freeze([...args]), key: `~${tag}(${args.map((a) => a.key).join(',')})`, depth: 1 + maxDepth(args) });
 }
 
 export function mkCmp(op: CanonCmpOp, lhs: Expr, rhs: bigint): CmpNode {
-  return Object.freeze({ kind: 'cmp', op, lhs, rhs, key: `~c(${lhs.key}${op}${rhs})` });
+  return Object.freeze({ kind: 'cmp', op, lhs, rhs, key: `~c(${lhs.key}${op}${rhs})`, depth: 1 + lhs.depth });
 }
 
 export function mkAndOr(kind: 'and' | 'or', args: readonly Expr[]): AndOrNode {
   const tag = kind === 'and' ? '&' : '|';
-  return Object.freeze({ kind, args: Object.freeze([...args]), key: `~${tag}(${args.map((a) => a.key).join(',')})` });
+  return Object.freeze({ kind, args: Object.freeze([...args]), key: `~${tag}(${args.map((a) => a.key).join(',')})`, depth: 1 + maxDepth(args) });
 }
 
 export function mkNot(arg: Expr): NotNode {
-  return Object.freeze({ kind: 'not', arg, key: `~!(${arg.key})` });
+  return Object.freeze({ kind: 'not', arg, key: `~!(${arg.key})`, depth: 1 + arg.depth });
 }
 
 export function mkSelect(cond: Expr, then: Expr, otherwise: Expr): SelectNode {
-  return Object.freeze({ kind: 'select', cond, then, otherwise, key: `~?(${cond.key},${then.key},${otherwise.key})` });
+  return Object.freeze({ kind: 'select', cond, then, otherwise, key: `~?(${cond.key},${then.key},${otherwise.key})`, depth: 1 + Math.max(cond.depth, then.depth, otherwise.depth) });
 }
 
 export function mkBit(op: BitOp, a: Expr, b: Expr): BitNode {
-  return Object.freeze({ kind: 'bit', op, a, b, key: `~b${op}(${a.key},${b.key})` });
+  return Object.freeze({ kind: 'bit', op, a, b, key: `~b${op}(${a.key},${b.key})`, depth: 1 + Math.max(a.depth, b.depth) });
 }
 
 /** total order on expressions used for every canonical sort (deterministic, independent of creation order) */
@@ -236,37 +241,13 @@ export function isBoolean(e: Expr): boolean {
   );
 }
 
-const depthMemo = new WeakMap<Expr, number>();
-
-/** nesting depth (a leaf is 1); iterative, so any depth is safe to measure */
+/** nesting depth (a leaf is 1): each node carries it, computed from its children's as it was built */
 export function exprDepth(e: Expr): number {
-  if (e.kind === 'int' || e.kind === 'sym') return 1;
-  const known = depthMemo.get(e);
-  if (known !== undefined) return known;
-  // leaves are not memoised (depth 1); an inner node once all its inner children are
-  const stack: Expr[] = [e];
-  while (stack.length > 0) {
-    const top = stack[stack.length - 1];
-    if (depthMemo.has(top)) {
-      stack.pop();
-      continue;
-    }
-    let d = 0;
-    let pending = false;
-    for (const k of childrenOf(top)) {
-      if (k.kind === 'int' || k.kind === 'sym') {
-        if (d < 1) d = 1;
-        continue;
-      }
-      const kd = depthMemo.get(k);
-      if (kd === undefined) {
-        stack.push(k);
-        pending = true;
-      } else if (kd > d) d = kd;
-    }
-    if (pending) continue;
-    stack.pop();
-    depthMemo.set(top, d + 1);
-  }
-  return depthMemo.get(e) as number;
+  return e.depth;
+}
+
+function maxDepth(es: readonly Expr[]): number {
+  let d = 0;
+  for (let i = 0; i < es.length; i++) if (es[i].depth > d) d = es[i].depth;
+  return d;
 }
