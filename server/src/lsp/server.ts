@@ -456,7 +456,8 @@ export function startServer(connection: Connection, options: { initialized?: () 
 
   connection.onHover(safe('hover', hover, null));
   connection.onCompletion(safe('completion', completion, null));
-  connection.onCompletionResolve((item) => resolveCompletion(ctx, item));
+  // through `safe` as every request (activity for the idle collection; on an error the item as it came)
+  connection.onCompletionResolve((item, token) => safe('completionResolve', resolveCompletion, item)(item, token));
   connection.onSignatureHelp(safe('signatureHelp', signatureHelp, null));
   connection.onDefinition(safe('definition', definition, null));
   connection.onReferences(safe('references', references, null));
