@@ -2,6 +2,7 @@
 import { SymbolKind, type DocumentSymbol, type DocumentSymbolParams, type SymbolInformation } from 'vscode-languageserver';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { outline, type OutlineItem, type OutlineKind } from '../service/outline.js';
+import type { LayoutDocument } from '../service/document.js';
 import type { ServerContext } from './context.js';
 import { toRange } from './convert.js';
 
@@ -22,17 +23,22 @@ export const symbolKinds: Record<OutlineKind, SymbolKind> = {
 export function documentSymbols(ctx: ServerContext, p: DocumentSymbolParams): DocumentSymbol[] | SymbolInformation[] | null {
   const s = ctx.snapshot(p.textDocument.uri);
   if (!s) return null;
-  const items = outline(s.model.file, s.model.text);
-  if (!ctx.client.hierarchicalSymbols) {
+  return symbolsOf(s.doc, s.model, ctx.client.hierarchicalSymbols);
+}
+
+/** The outline of `model` (the snapshot of `doc`) as LSP symbols: nested, or flat for a client that takes no hierarchy. */
+export function symbolsOf(doc: TextDocument, model: LayoutDocument, hierarchical: boolean): DocumentSymbol[] | SymbolInformation[] {
+  const items = outline(model.file, model.text);
+  if (!hierarchical) {
     const flat: SymbolInformation[] = [];
     const add = (it: OutlineItem, container?: string) => {
-      flat.push({ name: it.name, kind: symbolKinds[it.kind], location: { uri: p.textDocument.uri, range: toRange(s.doc, it.selectionRange) }, containerName: container });
+      flat.push({ name: it.name, kind: symbolKinds[it.kind], location: { uri: doc.uri, range: toRange(doc, it.selectionRange) }, containerName: container });
       for (const c of it.children) add(c, it.name);
     };
     items.forEach((it) => add(it));
     return flat;
   }
-  return items.map((it) => toSymbol(s.doc, it));
+  return items.map((it) => toSymbol(doc, it));
 }
 
 function toSymbol(doc: TextDocument, it: OutlineItem): DocumentSymbol {
