@@ -45,12 +45,14 @@ function toSymbol(doc: TextDocument, it: OutlineItem): DocumentSymbol {
   // the selection range must lie inside the range
   const start = Math.min(it.range.start, it.selectionRange.start);
   const end = Math.max(it.range.end, it.selectionRange.end);
-  return {
+  const sym: DocumentSymbol = {
     name: it.name,
     detail: it.detail,
     kind: symbolKinds[it.kind],
     range: toRange(doc, { start, end }),
     selectionRange: toRange(doc, it.selectionRange),
-    children: it.children.map((c) => toSymbol(doc, c)),
   };
+  // `children` is optional: a leaf (most of a large file's symbols) goes without `"children":[]`
+  if (it.children.length > 0) sym.children = it.children.map((c) => toSymbol(doc, c));
+  return sym;
 }

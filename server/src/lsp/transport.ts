@@ -152,8 +152,14 @@ export class FrameWriter extends AbstractMessageWriter implements MessageWriter 
 
   write(msg: Message): Promise<void> {
     try {
-      const body = Buffer.from(JSON.stringify(msg), 'utf8');
-      this.out.write(Buffer.concat([Buffer.from(`Content-Length: ${body.byteLength}\r\n\r\n`, 'latin1'), body]));
+      // header and body encoded into one buffer (a 10,000-line file's symbols are 2 MB: no second copy)
+      const json = JSON.stringify(msg);
+      const length = Buffer.byteLength(json, 'utf8');
+      const header = `Content-Length: ${length}\r\n\r\n`;
+      const frame = Buffer.allocUnsafe(header.length + length);
+      frame.write(header, 0, 'latin1');
+      frame.write(json, header.length, 'utf8');
+      this.out.write(frame);
       return Promise.resolve();
     } catch (e) {
       const error = e instanceof Error ? e : new Error(String(e));
