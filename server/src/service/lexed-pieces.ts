@@ -1,7 +1,9 @@
 // The text of a document lexed for semantic tokens (semantic-tokens.ts), piece by piece (a chunk of the
 // parse, service/chunks.ts): what a token is, lexically, depends on its text only. A chunk is lexed when
 // it is classified; its classified tokens are what the document's history keeps.
-import { tokenInfos, type TokenCategory } from '../../../grammar/src/token-info.js';
+import type { IToken, TokenType } from 'chevrotain';
+import { lex, TokenPool } from '../../../grammar/src/lexer.js';
+import { categoryOf, type TokenCategory } from '../../../grammar/src/token-info.js';
 import { constructor as builtinConstructor, method as builtinMethod } from './builtins.js';
 
 /**
@@ -28,17 +30,36 @@ const LEX_OF: Record<TokenCategory, Lex> = {
 };
 
 export function lexPiece(text: string): LexedPiece {
-  const infos = tokenInfos(text);
+  // the lexer's tokens read at once, in the order `tokenInfos` gives them (a comment before the token
+  // after it), without a `TokenInfo` per token: their objects re-used from one piece to the next
+  const { tokens, comments } = lex(text, 0, pool);
   const data: number[] = [];
-  for (let i = 0; i < infos.length; i++) {
-    const t = infos[i];
-    const k = LEX_OF[t.category];
+  let ci = 0;
+  for (let i = 0; i < tokens.length; i++) {
+    const tok = tokens[i];
+    while (ci < comments.length && comments[ci].startOffset < tok.startOffset) pushComment(data, comments[ci++]);
+    const k = kindOf(tok.tokenType, tok.image);
     let lib = 0;
     if (k === Lex.Name) {
-      const bi = builtinConstructor(t.text);
-      lib = (builtinMethod(t.text) ? Lib.Method : 0) | (bi ? (bi.kind === 'function' ? Lib.Function : Lib.Constructor) : 0);
+      const bi = builtinConstructor(tok.image);
+      lib = (builtinMethod(tok.image) ? Lib.Method : 0) | (bi ? (bi.kind === 'function' ? Lib.Function : Lib.Constructor) : 0);
     }
-    data.push(t.range.start, ((t.range.end - t.range.start) << 8) | (lib << 4) | (k === Lex.Punctuation && t.text === '.' ? Lex.Dot : k));
+    data.push(tok.startOffset, (tok.image.length << 8) | (lib << 4) | (k === Lex.Punctuation && tok.image === '.' ? Lex.Dot : k));
   }
+  while (ci < comments.length) pushComment(data, comments[ci++]);
   return { data };
+}
+
+const pool = new TokenPool();
+
+function pushComment(data: number[], c: IToken): void {
+  data.push(c.startOffset, (c.image.length << 8) | Lex.Comment);
+}
+
+/** a token type's lexical kind (`categoryOf` reads the image only to tell an identifier's category apart, all of them `Lex.Name`) */
+const kinds = new Map<TokenType, Lex>();
+function kindOf(type: TokenType, image: string): Lex {
+  let k = kinds.get(type);
+  if (k === undefined) kinds.set(type, (k = LEX_OF[categoryOf(type, image)]));
+  return k;
 }
