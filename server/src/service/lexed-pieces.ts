@@ -1,8 +1,7 @@
 // The text of a document lexed for semantic tokens (semantic-tokens.ts), piece by piece (a chunk of the
 // parse, service/chunks.ts): what a token is, lexically, depends on its text only. A chunk is lexed when
 // it is classified; its classified tokens are what the document's history keeps.
-import type { IToken, TokenType } from 'chevrotain';
-import { lex, TokenPool } from '../../../grammar/src/lexer.js';
+import { lex, TokenPool, type LexResult } from '../../../grammar/src/lexer.js';
 import { categoryOf, type TokenCategory } from '../../../grammar/src/token-info.js';
 import { constructor as builtinConstructor, method as builtinMethod } from './builtins.js';
 
@@ -52,7 +51,11 @@ export function lexPiece(text: string): LexedPiece {
 
 const pool = new TokenPool();
 
-function pushComment(data: number[], c: IToken): void {
+/** the lexer's token and token type (the grammar's: this layer does not name Chevrotain's) */
+type Token = LexResult['tokens'][number];
+type TokenType = Token['tokenType'];
+
+function pushComment(data: number[], c: Token): void {
   data.push(c.startOffset, (c.image.length << 8) | Lex.Comment);
 }
 
