@@ -1,6 +1,7 @@
 // Offsets (UTF-16, what every layer below lsp/ speaks) <-> LSP line/character positions.
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import {
+  type Position,
   DiagnosticSeverity,
   DiagnosticTag,
   type Diagnostic as LspDiagnostic,
@@ -13,6 +14,51 @@ import type { Diagnostic, Severity } from '../../../grammar/src/diagnostic.js';
 export function toRange(doc: TextDocument, r: Range): LspRange {
   return { start: doc.positionAt(r.start), end: doc.positionAt(r.end) };
 }
+
+/**
+ * The positions of offsets that mostly come in file order (an outline's items), each found from the
+ * line of the one before instead of a search over every line, over line starts the parse has made
+ * already (`lineStarts` of `text`: a `LineIndex`'s). They are `TextDocument.positionAt`'s, an offset
+ * inside a CRLF pair and past the end included: at 10,000 lines the editor's document computed its
+ * line starts on the first request that asked (6 ms), and the outline's 37,000 positions took 20 ms more.
+ */
+export class Positions {
+  private line = 0;
+
+  constructor(private readonly text: string, private readonly starts: readonly number[]) {}
+
+  at(offset: number): Position {
+    const text = this.text;
+    const starts = this.starts;
+    let o = Math.max(0, Math.min(offset, text.length));
+    let line = this.line;
+    if (o < starts[line] || (line + FORWARD_LINES < starts.length && starts[line + FORWARD_LINES] <= o)) {
+      // backwards, or far ahead: a search
+      let lo = 0;
+      let hi = starts.length - 1;
+      while (lo < hi) {
+        const mid = (lo + hi + 1) >> 1;
+        if (starts[mid] <= o) lo = mid;
+        else hi = mid - 1;
+      }
+      line = lo;
+    } else {
+      while (line + 1 < starts.length && starts[line + 1] <= o) line++;
+    }
+    this.line = line;
+    const start = starts[line];
+    // as the editor's document does: an offset after a line break's first character is before it
+    while (o > start && (text.charCodeAt(o - 1) === 13 || text.charCodeAt(o - 1) === 10)) o--;
+    return { line, character: o - start };
+  }
+
+  range(r: Range): LspRange {
+    return { start: this.at(r.start), end: this.at(r.end) };
+  }
+}
+
+/** how many lines `Positions` walks forward before it searches instead */
+const FORWARD_LINES = 32;
 
 export function fromRange(doc: TextDocument, r: LspRange): Range {
   const start = doc.offsetAt(r.start);

@@ -4,7 +4,7 @@ import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { outline, type OutlineItem, type OutlineKind } from '../service/outline.js';
 import type { LayoutDocument } from '../service/document.js';
 import type { ServerContext } from './context.js';
-import { toRange } from './convert.js';
+import { Positions } from './convert.js';
 
 export const symbolKinds: Record<OutlineKind, SymbolKind> = {
   param: SymbolKind.Constant,
@@ -29,19 +29,21 @@ export function documentSymbols(ctx: ServerContext, p: DocumentSymbolParams): Do
 /** The outline of `model` (the snapshot of `doc`) as LSP symbols: nested, or flat for a client that takes no hierarchy. */
 export function symbolsOf(doc: TextDocument, model: LayoutDocument, hierarchical: boolean): DocumentSymbol[] | SymbolInformation[] {
   const items = outline(model.file, model.text);
+  // the items come in file order: their positions found one after the other over the parse's line starts
+  const at = new Positions(model.text, model.lines.lineStarts());
   if (!hierarchical) {
     const flat: SymbolInformation[] = [];
     const add = (it: OutlineItem, container?: string) => {
-      flat.push({ name: it.name, kind: symbolKinds[it.kind], location: { uri: doc.uri, range: toRange(doc, it.selectionRange) }, containerName: container });
+      flat.push({ name: it.name, kind: symbolKinds[it.kind], location: { uri: doc.uri, range: at.range(it.selectionRange) }, containerName: container });
       for (const c of it.children) add(c, it.name);
     };
     items.forEach((it) => add(it));
     return flat;
   }
-  return items.map((it) => toSymbol(doc, it));
+  return items.map((it) => toSymbol(at, it));
 }
 
-function toSymbol(doc: TextDocument, it: OutlineItem): DocumentSymbol {
+function toSymbol(at: Positions, it: OutlineItem): DocumentSymbol {
   // the selection range must lie inside the range
   const start = Math.min(it.range.start, it.selectionRange.start);
   const end = Math.max(it.range.end, it.selectionRange.end);
@@ -49,10 +51,10 @@ function toSymbol(doc: TextDocument, it: OutlineItem): DocumentSymbol {
     name: it.name,
     detail: it.detail,
     kind: symbolKinds[it.kind],
-    range: toRange(doc, { start, end }),
-    selectionRange: toRange(doc, it.selectionRange),
+    range: at.range({ start, end }),
+    selectionRange: at.range(it.selectionRange),
   };
   // `children` is optional: a leaf (most of a large file's symbols) goes without `"children":[]`
-  if (it.children.length > 0) sym.children = it.children.map((c) => toSymbol(doc, c));
+  if (it.children.length > 0) sym.children = it.children.map((c) => toSymbol(at, c));
   return sym;
 }
