@@ -1,6 +1,5 @@
 // textDocument/documentSymbol: the outline, with children (perm parameters, kernel bindings, schedule steps).
 import { SymbolKind, type DocumentSymbol, type DocumentSymbolParams, type SymbolInformation } from 'vscode-languageserver';
-import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { outline, type OutlineItem, type OutlineKind } from '../service/outline.js';
 import type { LayoutDocument } from '../service/document.js';
 import type { ServerContext } from './context.js';
@@ -23,18 +22,18 @@ export const symbolKinds: Record<OutlineKind, SymbolKind> = {
 export function documentSymbols(ctx: ServerContext, p: DocumentSymbolParams): DocumentSymbol[] | SymbolInformation[] | null {
   const s = ctx.snapshot(p.textDocument.uri);
   if (!s) return null;
-  return symbolsOf(s.doc, s.model, ctx.client.hierarchicalSymbols);
+  return symbolsOf(p.textDocument.uri, s.model, ctx.client.hierarchicalSymbols);
 }
 
-/** The outline of `model` (the snapshot of `doc`) as LSP symbols: nested, or flat for a client that takes no hierarchy. */
-export function symbolsOf(doc: TextDocument, model: LayoutDocument, hierarchical: boolean): DocumentSymbol[] | SymbolInformation[] {
+/** The outline of `model` (the snapshot of the document at `uri`) as LSP symbols: nested, or flat for a client that takes no hierarchy. */
+export function symbolsOf(uri: string, model: LayoutDocument, hierarchical: boolean): DocumentSymbol[] | SymbolInformation[] {
   const items = outline(model.file, model.text);
   // the items come in file order: their positions found one after the other over the parse's line starts
   const at = new Positions(model.text, model.lines.lineStarts());
   if (!hierarchical) {
     const flat: SymbolInformation[] = [];
     const add = (it: OutlineItem, container?: string) => {
-      flat.push({ name: it.name, kind: symbolKinds[it.kind], location: { uri: doc.uri, range: at.range(it.selectionRange) }, containerName: container });
+      flat.push({ name: it.name, kind: symbolKinds[it.kind], location: { uri, range: at.range(it.selectionRange) }, containerName: container });
       for (const c of it.children) add(c, it.name);
     };
     items.forEach((it) => add(it));

@@ -8,7 +8,6 @@ import { completion } from '../service/completion.js';
 import { foldingRanges } from '../service/folding.js';
 import { fullTokens } from './semantic-tokens.js';
 import { symbolsOf } from './document-symbols.js';
-import { TextDocument } from 'vscode-languageserver-textdocument';
 import { DocumentHistory, LayoutDocument } from '../service/document.js';
 import { hover } from '../service/hover.js';
 import { withoutHoverCache } from '../service/hover-cache.js';
@@ -51,7 +50,7 @@ export function warmMainFirstStage(stop: () => boolean, onStep?: (step: number) 
       // the symbols as the LSP adapter converts them (the positions of every item): at 10,000 lines
       // the first document symbols took 32-52 ms in process after a warm-up of the outline alone,
       // 19-36 after this one
-      case 2: symbolsOf(TextDocument.create('warm-up:first-stage', 'layout', 1, text), doc!, true); break;
+      case 2: symbolsOf('warm-up:first-stage', doc!, true); break;
       case 3: foldingRanges(doc!.file, doc!.text, doc!.lines); break;
       default: fullTokens(doc!); doc = undefined;
     }
