@@ -14,7 +14,7 @@ test('Positions gives TextDocument.positionAt for every offset, in any order', (
   fc.assert(
     fc.property(text, fc.array(fc.integer({ min: -3, max: 260 }), { maxLength: 80 }), fc.boolean(), (t, offsets, sorted) => {
       const doc = TextDocument.create('file:///p', 'layout', 1, t);
-      const at = new Positions(t, new LineIndex(t).lineStarts());
+      const at = new Positions(t, new LineIndex(t));
       const os = sorted ? [...offsets].sort((a, b) => a - b) : offsets;
       for (const o of os) assert.deepEqual(at.at(o), doc.positionAt(o), `offset ${o} in ${JSON.stringify(t)}`);
     }),
@@ -25,6 +25,6 @@ test('Positions gives TextDocument.positionAt for every offset, in any order', (
 test('Positions: far jumps forward and back on a long text', () => {
   const t = Array.from({ length: 500 }, (_, i) => `line ${i}${i % 3 === 0 ? '\r\n' : '\n'}`).join('');
   const doc = TextDocument.create('file:///p', 'layout', 1, t);
-  const at = new Positions(t, new LineIndex(t).lineStarts());
+  const at = new Positions(t, new LineIndex(t));
   for (const o of [0, 5, 4000, 4001, 3990, 17, t.length, t.length + 5, 2000, 2001, 1999, 6, 7, 8, 100, 350]) assert.deepEqual(at.at(o), doc.positionAt(o), `offset ${o}`);
 });

@@ -29,7 +29,7 @@ export function documentSymbols(ctx: ServerContext, p: DocumentSymbolParams): Do
 export function symbolsOf(uri: string, model: LayoutDocument, hierarchical: boolean): DocumentSymbol[] | SymbolInformation[] {
   const items = outline(model.file, model.text);
   // the items come in file order: their positions found one after the other over the parse's line starts
-  const at = new Positions(model.text, model.lines.lineStarts());
+  const at = new Positions(model.text, model.lines);
   if (!hierarchical) {
     const flat: SymbolInformation[] = [];
     const add = (it: OutlineItem, container?: string) => {
