@@ -3,7 +3,7 @@
 import type { TokenType } from 'chevrotain';
 import type { Range } from './ast.js';
 import { CONSTRUCTORS, FUNCTIONS } from './builtins.js';
-import { lex } from './lexer.js';
+import { lex, type TokenPool } from './lexer.js';
 import * as t from './tokens.js';
 
 export type TokenCategory =
@@ -20,20 +20,25 @@ const functions = new Set(FUNCTIONS);
 
 /** Every token of `text`, comments included, in source order. Never throws. */
 export function tokenInfos(text: string): TokenInfo[] {
-  const { tokens, comments } = lex(text);
   const out: TokenInfo[] = [];
-  const push = (category: TokenCategory, start: number, image: string) =>
-    out.push({ category, range: { start, end: start + image.length }, text: image });
-  let ci = 0;
-  for (const tok of tokens) {
-    while (ci < comments.length && comments[ci].startOffset < tok.startOffset) {
-      push('comment', comments[ci].startOffset, comments[ci].image);
-      ci++;
-    }
-    push(categoryOf(tok.tokenType, tok.image), tok.startOffset, tok.image);
-  }
-  for (; ci < comments.length; ci++) push('comment', comments[ci].startOffset, comments[ci].image);
+  forEachToken(text, (type, start, image) => out.push({ category: categoryOf(type, image), range: { start, end: start + image.length }, text: image }));
   return out;
+}
+
+/**
+ * Every token of `text`, comments included, in source order (a comment before the token after it),
+ * handed to `visit` as it comes, no object made for it (`pool`: the lexer's token objects re-used
+ * from one call to the next). Never throws.
+ */
+export function forEachToken(text: string, visit: (type: TokenType, start: number, image: string) => void, pool?: TokenPool): void {
+  const { tokens, comments } = lex(text, 0, pool);
+  let ci = 0;
+  for (let i = 0; i < tokens.length; i++) {
+    const tok = tokens[i];
+    for (; ci < comments.length && comments[ci].startOffset < tok.startOffset; ci++) visit(t.Comment, comments[ci].startOffset, comments[ci].image);
+    visit(tok.tokenType, tok.startOffset, tok.image);
+  }
+  for (; ci < comments.length; ci++) visit(t.Comment, comments[ci].startOffset, comments[ci].image);
 }
 
 /** The category of one token (by its Chevrotain token type and text). */

@@ -1,8 +1,8 @@
 // The text of a document lexed for semantic tokens (semantic-tokens.ts), piece by piece (a chunk of the
 // parse, service/chunks.ts): what a token is, lexically, depends on its text only. A chunk is lexed when
 // it is classified; its classified tokens are what the document's history keeps.
-import { lex, TokenPool, type LexResult } from '../../../grammar/src/lexer.js';
-import { categoryOf, type TokenCategory } from '../../../grammar/src/token-info.js';
+import { TokenPool } from '../../../grammar/src/lexer.js';
+import { categoryOf, forEachToken, type TokenCategory } from '../../../grammar/src/token-info.js';
 import { constructor as builtinConstructor, method as builtinMethod } from './builtins.js';
 
 /**
@@ -29,35 +29,24 @@ const LEX_OF: Record<TokenCategory, Lex> = {
 };
 
 export function lexPiece(text: string): LexedPiece {
-  // the lexer's tokens read at once, in the order `tokenInfos` gives them (a comment before the token
-  // after it), without a `TokenInfo` per token: their objects re-used from one piece to the next
-  const { tokens, comments } = lex(text, 0, pool);
+  // the tokens as they come, no object made for one (the lexer's re-used from one piece to the next)
   const data: number[] = [];
-  let ci = 0;
-  for (let i = 0; i < tokens.length; i++) {
-    const tok = tokens[i];
-    while (ci < comments.length && comments[ci].startOffset < tok.startOffset) pushComment(data, comments[ci++]);
-    const k = kindOf(tok.tokenType, tok.image);
+  forEachToken(text, (type, start, image) => {
+    const k = kindOf(type, image);
     let lib = 0;
     if (k === Lex.Name) {
-      const bi = builtinConstructor(tok.image);
-      lib = (builtinMethod(tok.image) ? Lib.Method : 0) | (bi ? (bi.kind === 'function' ? Lib.Function : Lib.Constructor) : 0);
+      const bi = builtinConstructor(image);
+      lib = (builtinMethod(image) ? Lib.Method : 0) | (bi ? (bi.kind === 'function' ? Lib.Function : Lib.Constructor) : 0);
     }
-    data.push(tok.startOffset, (tok.image.length << 8) | (lib << 4) | (k === Lex.Punctuation && tok.image === '.' ? Lex.Dot : k));
-  }
-  while (ci < comments.length) pushComment(data, comments[ci++]);
+    data.push(start, (image.length << 8) | (lib << 4) | (k === Lex.Punctuation && image === '.' ? Lex.Dot : k));
+  }, pool);
   return { data };
 }
 
 const pool = new TokenPool();
 
-/** the lexer's token and token type (the grammar's: this layer does not name Chevrotain's) */
-type Token = LexResult['tokens'][number];
-type TokenType = Token['tokenType'];
-
-function pushComment(data: number[], c: Token): void {
-  data.push(c.startOffset, (c.image.length << 8) | Lex.Comment);
-}
+/** the lexer's token type (the grammar's: this layer does not name Chevrotain's) */
+type TokenType = Parameters<Parameters<typeof forEachToken>[1]>[0];
 
 /** a token type's lexical kind (`categoryOf` reads the image only to tell an identifier's category apart, all of them `Lex.Name`) */
 const kinds = new Map<TokenType, Lex>();
